@@ -1,0 +1,295 @@
+"""Typed, immutable replay objects (replay format version 1).
+
+Optional keys of the format stay optional here (`None` = the key was absent), so that
+`load_replay(doc).to_dict() == doc` for every valid document: a log is stored and shown back
+exactly as its writer sent it.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+PLAYERS = ("p1", "p2")
+KINGDOMS = ("frost", "flaym", "sey", "timber", "blak")
+VARIANTS = ("battle_arts", "army_recruiting", "terrain", "double_time")
+TERRAINS = ("mountain", "hills", "valley", "forest", "marsh", "waterbody", "chasm", "ice", "crag",
+            "cliffside", "populace", "stronghold")
+CONDITIONS = ("overpower", "crush", "shackle", "paralyze", "blunt")
+DEFAULT_MA_BY_ARMS = (6, 5, 4, 3, 2, 1)  # R1
+
+
+def _optional(target: dict, key: str, value: Any) -> None:
+    if value is not None:
+        target[key] = value
+
+
+def _pairs_to_dict(pairs: tuple[tuple[str, Any], ...] | None) -> dict | None:
+    return None if pairs is None else dict(pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    ma_by_arms: tuple[int, ...] = DEFAULT_MA_BY_ARMS
+
+    def to_dict(self) -> dict:
+        return {"ma_by_arms": list(self.ma_by_arms)}
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    variants: tuple[str, ...]
+    width: int
+    height: int
+    terrain: tuple[tuple[str, str], ...] | None = None
+    control: tuple[tuple[str, str], ...] | None = None
+    params: Params | None = None  # None: the key was absent, the defaults apply
+
+    @property
+    def effective_params(self) -> Params:
+        return self.params or Params()
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"variants": list(self.variants),
+                               "board": {"width": self.width, "height": self.height}}
+        _optional(out, "terrain", _pairs_to_dict(self.terrain))
+        _optional(out, "control", _pairs_to_dict(self.control))
+        if self.params is not None:
+            out["params"] = self.params.to_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class General:
+    name: str
+    kingdom: str
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "kingdom": self.kingdom}
+
+
+@dataclass(frozen=True, slots=True)
+class BattalionSpec:
+    id: str
+    arms: int
+    kingdom: str | None = None  # only with army_recruiting
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"id": self.id, "arms": self.arms}
+        _optional(out, "kingdom", self.kingdom)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Deployment:
+    by: str
+    battalion: str
+    zone: str
+    facing: str
+
+    def to_dict(self) -> dict:
+        return {"by": self.by, "battalion": self.battalion, "zone": self.zone, "facing": self.facing}
+
+
+# ---- Maneuver actions -------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    enemy_facings: tuple[tuple[str, str], ...] | None = None
+    act = "move"
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"act": "move"}
+        _optional(out, "enemy_facings", _pairs_to_dict(self.enemy_facings))
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Face:
+    to: str
+    act = "face"
+
+    def to_dict(self) -> dict:
+        return {"act": "face", "to": self.to}
+
+
+@dataclass(frozen=True, slots=True)
+class Rout:
+    target: str
+    to: str  # a zone name or "off"
+    torment: bool | None = None
+    act = "rout"
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"act": "rout", "target": self.target, "to": self.to}
+        _optional(out, "torment", self.torment)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Build:
+    zone: str
+    act = "build"
+
+    def to_dict(self) -> dict:
+        return {"act": "build", "zone": self.zone}
+
+
+@dataclass(frozen=True, slots=True)
+class Destroy:
+    zone: str
+    act = "destroy"
+
+    def to_dict(self) -> dict:
+        return {"act": "destroy", "zone": self.zone}
+
+
+@dataclass(frozen=True, slots=True)
+class BattleArt:
+    """A battle art action (`battle_arts` variant): its name and its written fields."""
+
+    act: str
+    fields: tuple[tuple[str, str], ...] = ()
+
+    def to_dict(self) -> dict:
+        return {"act": self.act, **dict(self.fields)}
+
+
+Action = Move | Face | Rout | Build | Destroy | BattleArt
+
+
+# ---- Tactical Orders --------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class Maneuver:
+    battalion: str
+    actions: tuple[Action, ...]
+    type = "maneuver"
+
+    @property
+    def is_stall(self) -> bool:
+        """R5: a Maneuver made only of `face` actions is a Stall for every purpose."""
+        return bool(self.actions) and all(isinstance(action, Face) for action in self.actions)
+
+    def to_dict(self) -> dict:
+        return {"type": "maneuver", "battalion": self.battalion,
+                "actions": [action.to_dict() for action in self.actions]}
+
+
+@dataclass(frozen=True, slots=True)
+class Extricate:
+    battalion: str
+    zone: str
+    facing: str
+    type = "extricate"
+    is_stall = False
+
+    def to_dict(self) -> dict:
+        return {"type": "extricate", "battalion": self.battalion, "zone": self.zone,
+                "facing": self.facing}
+
+
+@dataclass(frozen=True, slots=True)
+class Sacrifice:
+    battalion: str
+    type = "sacrifice"
+    is_stall = False
+
+    def to_dict(self) -> dict:
+        return {"type": "sacrifice", "battalion": self.battalion}
+
+
+@dataclass(frozen=True, slots=True)
+class Lighten:
+    battalion: str
+    arms: int
+    facing: str | None = None
+    transfer: int | None = None
+    below_facing: str | None = None
+    type = "lighten"
+    is_stall = False
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"type": "lighten", "battalion": self.battalion, "arms": self.arms}
+        _optional(out, "facing", self.facing)
+        _optional(out, "transfer", self.transfer)
+        _optional(out, "below_facing", self.below_facing)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Stall:
+    battalion: str | None = None
+    facing: str | None = None
+    type = "stall"
+    is_stall = True
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"type": "stall"}
+        _optional(out, "battalion", self.battalion)
+        _optional(out, "facing", self.facing)
+        return out
+
+
+Order = Maneuver | Extricate | Sacrifice | Lighten | Stall
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    by: str
+    orders: tuple[Order, ...]
+    torment: tuple[str, ...] | None = None
+    counter_facings: tuple[tuple[str, str], ...] | None = None
+    sacrifice_beneficiary: str | None = None
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"by": self.by}
+        if self.torment is not None:
+            out["torment"] = list(self.torment)
+        _optional(out, "counter_facings", _pairs_to_dict(self.counter_facings))
+        _optional(out, "sacrifice_beneficiary", self.sacrifice_beneficiary)
+        out["orders"] = [order.to_dict() for order in self.orders]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How the log says the battle ended: claim, deadlock, surrender, resolve or unfinished."""
+
+    type: str
+    by: str | None = None
+    condition: str | None = None
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"type": self.type}
+        _optional(out, "by", self.by)
+        _optional(out, "condition", self.condition)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    rules: Rules
+    generals: tuple[General, General]
+    armies: tuple[tuple[BattalionSpec, ...], tuple[BattalionSpec, ...]]
+    formation: tuple[Deployment, ...]
+    first_turn: str
+    turns: tuple[Turn, ...]
+    result: Result | None  # None: absent, allowed only after a Forced Surrender by Stalls
+    meta: dict | None = field(default=None, compare=True, hash=False)
+    version: int = 1
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {"format": "warline-replay", "version": self.version}
+        if self.meta is not None:
+            out["meta"] = copy.deepcopy(self.meta)
+        out["rules"] = self.rules.to_dict()
+        out["generals"] = {player: general.to_dict() for player, general in zip(PLAYERS, self.generals, strict=True)}
+        out["armies"] = {player: [spec.to_dict() for spec in army]
+                         for player, army in zip(PLAYERS, self.armies, strict=True)}
+        out["formation"] = [entry.to_dict() for entry in self.formation]
+        out["first_turn"] = self.first_turn
+        out["turns"] = [turn.to_dict() for turn in self.turns]
+        if self.result is not None:
+            out["result"] = self.result.to_dict()
+        return out

@@ -1,0 +1,501 @@
+"""Strict reading of replay documents into the typed model, with document limits.
+
+Nothing unknown passes: unknown keys, duplicate keys, wrong types, NaN, booleans where numbers
+belong are all rejected with a `ReplayError` located like the game steps are (turn 0 for the
+header and formation, the turn/order/action of a bad turn, all null for `result`).
+
+Turns are read in play order and a turn that cannot be read stops the reading there
+(`parse_document` hands back what was read so far and the error), so that `adjudicate` can
+report an earlier *illegal* step before a later *unreadable* one: the first bad step wins.
+"""
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+from .board import FACINGS, MAX_SIDE, is_zone_name
+from .errors import HEADER, RESULT, Location, ReplayError
+from .model import (
+    CONDITIONS,
+    KINGDOMS,
+    PLAYERS,
+    TERRAINS,
+    VARIANTS,
+    Action,
+    BattalionSpec,
+    BattleArt,
+    Build,
+    Deployment,
+    Destroy,
+    Extricate,
+    Face,
+    General,
+    Lighten,
+    Maneuver,
+    Move,
+    Order,
+    Params,
+    Replay,
+    Result,
+    Rout,
+    Rules,
+    Sacrifice,
+    Stall,
+    Turn,
+)
+
+# Document limits (documented in README.md). A real battle is far below each of them.
+MAX_DOCUMENT_BYTES = 1024 * 1024
+MAX_DEPTH = 32
+MAX_NODES = 250_000  # values in a document given as a Python object (text is bounded by size)
+MAX_TURNS = 5000
+MAX_ORDERS_PER_TURN = 2
+MAX_ACTIONS_PER_ORDER = 64
+MAX_BATTALIONS_PER_ARMY = 16
+MAX_NAME_LENGTH = 100
+MAX_MA = 8
+
+BATTALION_ID = re.compile(r"^[A-Za-z0-9_-]{1,16}$")
+
+# Written fields of each battle art: field name -> kind ("zone", "facing", "battalion").
+BATTLE_ART_FIELDS: dict[str, dict[str, str]] = {
+    "pounce": {}, "burn": {}, "incinerate": {}, "scald": {}, "melt": {}, "freeze": {}, "flood": {},
+    "forestry": {}, "farshot": {}, "forge": {}, "devastate": {},
+    "alight": {"zone": "zone", "facing": "facing"},
+    "descend": {"to": "facing"},
+    "surge": {"to": "zone_or_off"},  # R61: a Surge may take a prisoner, as a Rout does
+    "undertow": {"target": "battalion"},
+    "flourish": {"zone": "zone"}, "overgrow": {"zone": "zone"}, "mortar": {"zone": "zone"},
+}
+RESULT_TYPES = ("claim", "deadlock", "surrender", "resolve", "unfinished")
+
+_JSON_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer",
+                    float: "a number", bool: "true or false", type(None): "null"}
+
+
+def _type_name(value: Any) -> str:
+    return _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+# ---- Reading the JSON text ---------------------------------------------------------------------
+
+def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise ReplayError("duplicate_key", f'The key "{key}" appears twice in one object.')
+        out[key] = value
+    return out
+
+
+def _reject_constant(name: str) -> Any:
+    raise ReplayError("not_json", f"{name} is not a JSON number.")
+
+
+def decode(source: str | bytes | bytearray) -> Any:
+    """JSON text (str or UTF-8 bytes) -> Python value, within the size and depth limits."""
+    if isinstance(source, bytes | bytearray):
+        if len(source) > MAX_DOCUMENT_BYTES:
+            raise ReplayError("too_large", f"The replay is larger than {MAX_DOCUMENT_BYTES} bytes.")
+        try:
+            source = bytes(source).decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ReplayError("not_utf8", f"The replay is not UTF-8 text (byte {error.start}).") from None
+    elif len(source) > MAX_DOCUMENT_BYTES or len(source.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
+        raise ReplayError("too_large", f"The replay is larger than {MAX_DOCUMENT_BYTES} bytes.")
+    if source.startswith("\ufeff"):
+        source = source[1:]
+    try:
+        value = json.loads(source, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
+    except RecursionError:
+        raise ReplayError("too_deep", f"The replay nests deeper than {MAX_DEPTH} levels.") from None
+    except json.JSONDecodeError as error:
+        raise ReplayError("not_json", f"The replay is not valid JSON: {error.msg} at line {error.lineno}, "
+                                      f"column {error.colno}.") from None
+    check_shape(value)
+    return value
+
+
+def check_shape(value: Any) -> None:
+    """Depth, size and JSON-ness of an already decoded document (walked without recursion)."""
+    stack = [(value, 1)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise ReplayError("too_large", f"The replay holds more than {MAX_NODES} values.")
+        if isinstance(item, dict):
+            if depth > MAX_DEPTH:
+                raise ReplayError("too_deep", f"The replay nests deeper than {MAX_DEPTH} levels.")
+            for key, child in item.items():
+                if not isinstance(key, str):
+                    raise ReplayError("wrong_type", "Object keys must be strings.")
+                stack.append((child, depth + 1))
+        elif isinstance(item, list):
+            if depth > MAX_DEPTH:
+                raise ReplayError("too_deep", f"The replay nests deeper than {MAX_DEPTH} levels.")
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, float):
+            if item != item or item in (float("inf"), float("-inf")):
+                raise ReplayError("not_json", "NaN and Infinity are not JSON numbers.")
+        elif not isinstance(item, str | int | type(None)):
+            raise ReplayError("wrong_type", f"{type(item).__name__} is not a JSON value.")
+
+
+# ---- Typed field access --------------------------------------------------------------------------
+
+class _Reader:
+    """Checks of one JSON object at `path`, raising errors located at `location`."""
+
+    __slots__ = ("location",)
+
+    def __init__(self, location: Location):
+        self.location = location
+
+    def fail(self, code: str, message: str) -> ReplayError:
+        return ReplayError(code, message, self.location)
+
+    def object(self, value: Any, path: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
+        if not isinstance(value, dict):
+            raise self.fail("wrong_type", f"{path[0].upper()}{path[1:]} must be an object, not {_type_name(value)}.")
+        for key in value:
+            if key not in required and key not in optional:
+                raise self.fail("unknown_key", f'Unknown key "{key}" in {path}.')
+        for key in required:
+            if key not in value:
+                raise self.fail("missing_key", f'{path[0].upper()}{path[1:]} has no "{key}".')
+        return value
+
+    def list(self, value: Any, path: str, limit: int) -> list:
+        if not isinstance(value, list):
+            raise self.fail("wrong_type", f"{path} must be a list, not {_type_name(value)}.")
+        if len(value) > limit:
+            raise self.fail("too_long", f"{path} has {len(value)} entries; the limit is {limit}.")
+        return value
+
+    def string(self, value: Any, path: str) -> str:
+        if not isinstance(value, str):
+            raise self.fail("wrong_type", f"{path} must be a string, not {_type_name(value)}.")
+        return value
+
+    def integer(self, value: Any, path: str, low: int, high: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.fail("wrong_type", f"{path} must be an integer, not {_type_name(value)}.")
+        if not low <= value <= high:
+            raise self.fail("bad_value", f"{path} must be between {low} and {high}, not {value}.")
+        return value
+
+    def boolean(self, value: Any, path: str) -> bool:
+        if not isinstance(value, bool):
+            raise self.fail("wrong_type", f"{path} must be true or false, not {_type_name(value)}.")
+        return value
+
+    def choice(self, value: Any, path: str, choices: tuple[str, ...]) -> str:
+        text = self.string(value, path)
+        if text not in choices:
+            raise self.fail("bad_value", f"{path} must be one of {', '.join(choices)}, not \"{text[:40]}\".")
+        return text
+
+    def player(self, value: Any, path: str) -> str:
+        return self.choice(value, path, PLAYERS)
+
+    def facing(self, value: Any, path: str) -> str:
+        return self.choice(value, path, FACINGS)
+
+    def zone(self, value: Any, path: str) -> str:
+        text = self.string(value, path)
+        if not is_zone_name(text):
+            raise self.fail("bad_zone", f'{path} must be a zone such as "c4", not "{text[:40]}".')
+        return text
+
+    def battalion(self, value: Any, path: str) -> str:
+        text = self.string(value, path)
+        if not BATTALION_ID.match(text):
+            raise self.fail("bad_battalion_id",
+                            f'{path} "{text[:40]}" is not a battalion id (1..16 of A-Z, a-z, 0-9, _, -).')
+        return text
+
+    def facing_map(self, value: Any, path: str) -> tuple[tuple[str, str], ...]:
+        if not isinstance(value, dict):
+            raise self.fail("wrong_type", f"{path} must be an object, not {_type_name(value)}.")
+        return tuple((self.battalion(key, f"a battalion id in {path}"), self.facing(facing, f"{path}.{key}"))
+                     for key, facing in value.items())
+
+
+# ---- Header ------------------------------------------------------------------------------------
+
+_TOP_REQUIRED = ("format", "version", "rules", "generals", "armies", "formation", "first_turn", "turns")
+_TOP_OPTIONAL = ("meta", "result")
+
+
+def _read_rules(reader: _Reader, value: Any) -> Rules:
+    rules = reader.object(value, "rules", ("variants", "board"), ("terrain", "control", "params"))
+    variants = reader.list(rules["variants"], "rules.variants", len(VARIANTS) + 1)
+    names = []
+    for name in variants:
+        text = reader.string(name, "rules.variants entry")
+        if text not in VARIANTS:
+            raise reader.fail("unknown_variant",
+                              f'"{text[:40]}" is not a WARLINE Organized Play variant '
+                              f"({', '.join(VARIANTS)}).")
+        if text in names:
+            raise reader.fail("bad_value", f'rules.variants lists "{text}" twice.')
+        names.append(text)
+    board = reader.object(rules["board"], "rules.board", ("width", "height"))
+    width = reader.integer(board["width"], "rules.board.width", 1, MAX_SIDE)
+    height = reader.integer(board["height"], "rules.board.height", 1, MAX_SIDE)
+    terrain = control = params = None
+    if "terrain" in rules:
+        if not isinstance(rules["terrain"], dict):
+            raise reader.fail("wrong_type", f"rules.terrain must be an object, not {_type_name(rules['terrain'])}.")
+        terrain = tuple((reader.zone(zone, "a zone in rules.terrain"), reader.choice(kind, f"rules.terrain.{zone}",
+                                                                                     TERRAINS))
+                        for zone, kind in rules["terrain"].items())
+    if "control" in rules:
+        if not isinstance(rules["control"], dict):
+            raise reader.fail("wrong_type", f"rules.control must be an object, not {_type_name(rules['control'])}.")
+        control = tuple((reader.zone(zone, "a zone in rules.control"), reader.player(who, f"rules.control.{zone}"))
+                        for zone, who in rules["control"].items())
+    if (terrain or control) and "terrain" not in names:
+        raise reader.fail("variant_not_elected", "rules.terrain and rules.control need the terrain variant.")
+    if "params" in rules:
+        given = reader.object(rules["params"], "rules.params", (), ("ma_by_arms",))
+        ma = Params().ma_by_arms
+        if "ma_by_arms" in given:
+            listed = reader.list(given["ma_by_arms"], "rules.params.ma_by_arms", 6)
+            if len(listed) != 6:
+                raise reader.fail("bad_value", "rules.params.ma_by_arms must list the MA of Arms 1 to 6 (six numbers).")
+            ma = tuple(reader.integer(item, "rules.params.ma_by_arms entry", 1, MAX_MA) for item in listed)
+        params = Params(ma)
+    return Rules(tuple(names), width, height, terrain, control, params)
+
+
+def _read_armies(reader: _Reader, value: Any, recruiting: bool) -> tuple:
+    armies = reader.object(value, "armies", PLAYERS)
+    seen: set[str] = set()
+    out = []
+    for player in PLAYERS:
+        listed = reader.list(armies[player], f"armies.{player}", MAX_BATTALIONS_PER_ARMY)
+        army = []
+        for number, item in enumerate(listed, 1):
+            path = f"armies.{player} battalion {number}"
+            entry = reader.object(item, path, ("id", "arms"), ("kingdom",) if recruiting else ())
+            ident = reader.battalion(entry["id"], f"{path} id")
+            if ident in seen:
+                raise reader.fail("duplicate_battalion_id", f'Two battalions are called "{ident}".')
+            seen.add(ident)
+            arms = reader.integer(entry["arms"], f"{path} arms", 1, 6)
+            kingdom = reader.choice(entry["kingdom"], f"{path} kingdom", KINGDOMS) if "kingdom" in entry else None
+            army.append(BattalionSpec(ident, arms, kingdom))
+        if not recruiting and sorted(spec.arms for spec in army) != [1, 2, 3, 4, 5, 6]:
+            raise reader.fail("bad_army", f"{player}'s army must be six battalions of Arms 1 to 6, one of each.")
+        out.append(tuple(army))
+    return tuple(out)
+
+
+def _read_formation(reader: _Reader, value: Any) -> tuple[Deployment, ...]:
+    listed = reader.list(value, "formation", 2 * MAX_BATTALIONS_PER_ARMY)
+    entries = []
+    for number, item in enumerate(listed, 1):
+        path = f"formation entry {number}"
+        entry = reader.object(item, path, ("by", "battalion", "zone", "facing"))
+        entries.append(Deployment(reader.player(entry["by"], f"{path} by"),
+                                  reader.battalion(entry["battalion"], f"{path} battalion"),
+                                  reader.zone(entry["zone"], f"{path} zone"),
+                                  reader.facing(entry["facing"], f"{path} facing")))
+    return tuple(entries)
+
+
+# ---- Turns -------------------------------------------------------------------------------------
+
+def _read_action(reader: _Reader, value: Any) -> Action:
+    path = "this action"
+    if not isinstance(value, dict):
+        raise reader.fail("wrong_type", f"An action must be an object, not {_type_name(value)}.")
+    if "act" not in value:
+        raise reader.fail("missing_key", 'This action has no "act".')
+    act = reader.string(value["act"], "act")
+    if act == "move":
+        entry = reader.object(value, path, ("act",), ("enemy_facings",))
+        facings = reader.facing_map(entry["enemy_facings"], "enemy_facings") if "enemy_facings" in entry else None
+        return Move(facings)
+    if act == "face":
+        entry = reader.object(value, path, ("act", "to"))
+        return Face(reader.facing(entry["to"], "to"))
+    if act == "rout":
+        entry = reader.object(value, path, ("act", "target", "to"), ("torment",))
+        to = reader.string(entry["to"], "to")
+        if to != "off":
+            reader.zone(to, "to")
+        torment = reader.boolean(entry["torment"], "torment") if "torment" in entry else None
+        return Rout(reader.battalion(entry["target"], "target"), to, torment)
+    if act == "build":
+        entry = reader.object(value, path, ("act", "zone"))
+        return Build(reader.zone(entry["zone"], "zone"))
+    if act == "destroy":
+        entry = reader.object(value, path, ("act", "zone"))
+        return Destroy(reader.zone(entry["zone"], "zone"))
+    if act in BATTLE_ART_FIELDS:
+        kinds = BATTLE_ART_FIELDS[act]
+        entry = reader.object(value, f"the {act} action", ("act", *kinds))
+        fields = []
+        for name, kind in kinds.items():
+            if kind == "zone" or (kind == "zone_or_off" and entry[name] != "off"):
+                fields.append((name, reader.zone(entry[name], name)))
+            elif kind == "zone_or_off":
+                fields.append((name, "off"))
+            elif kind == "facing":
+                fields.append((name, reader.facing(entry[name], name)))
+            else:
+                fields.append((name, reader.battalion(entry[name], name)))
+        return BattleArt(act, tuple(fields))
+    raise reader.fail("bad_value", f'"{act[:40]}" is not a maneuver action.')
+
+
+def _read_order(reader: _Reader, value: Any, turn_number: int, order_number: int) -> Order:
+    if not isinstance(value, dict):
+        raise reader.fail("wrong_type", f"An order must be an object, not {_type_name(value)}.")
+    if "type" not in value:
+        raise reader.fail("missing_key", 'This order has no "type".')
+    kind = reader.string(value["type"], "type")
+    path = f"this {kind} order"
+    if kind == "maneuver":
+        entry = reader.object(value, path, ("type", "battalion", "actions"))
+        battalion = reader.battalion(entry["battalion"], "battalion")
+        listed = reader.list(entry["actions"], "actions", MAX_ACTIONS_PER_ORDER)
+        actions = []
+        for action_number, item in enumerate(listed, 1):
+            actions.append(_read_action(_Reader(Location(turn_number, order_number, action_number)), item))
+        return Maneuver(battalion, tuple(actions))
+    if kind == "extricate":
+        entry = reader.object(value, path, ("type", "battalion", "zone", "facing"))
+        return Extricate(reader.battalion(entry["battalion"], "battalion"), reader.zone(entry["zone"], "zone"),
+                         reader.facing(entry["facing"], "facing"))
+    if kind == "sacrifice":
+        entry = reader.object(value, path, ("type", "battalion"))
+        return Sacrifice(reader.battalion(entry["battalion"], "battalion"))
+    if kind == "lighten":
+        entry = reader.object(value, path, ("type", "battalion", "arms"), ("facing", "transfer", "below_facing"))
+        return Lighten(
+            reader.battalion(entry["battalion"], "battalion"),
+            reader.integer(entry["arms"], "arms", 1, 6),
+            reader.facing(entry["facing"], "facing") if "facing" in entry else None,
+            reader.integer(entry["transfer"], "transfer", 0, 5) if "transfer" in entry else None,
+            reader.facing(entry["below_facing"], "below_facing") if "below_facing" in entry else None,
+        )
+    if kind == "stall":
+        entry = reader.object(value, path, ("type",), ("battalion", "facing"))
+        if "facing" in entry and "battalion" not in entry:
+            raise reader.fail("missing_key", "A Stall that sets a facing must name the battalion it turns.")
+        return Stall(reader.battalion(entry["battalion"], "battalion") if "battalion" in entry else None,
+                     reader.facing(entry["facing"], "facing") if "facing" in entry else None)
+    raise reader.fail("bad_value", f'"{kind[:40]}" is not a Tactical Order '
+                                   "(maneuver, extricate, sacrifice, lighten, stall).")
+
+
+def read_turn(value: Any, number: int) -> Turn:
+    reader = _Reader(Location(number))
+    entry = reader.object(value, f"turn {number}", ("by", "orders"),
+                          ("torment", "counter_facings", "sacrifice_beneficiary"))
+    by = reader.player(entry["by"], "by")
+    torment = None
+    if "torment" in entry:
+        listed = reader.list(entry["torment"], "torment", MAX_BATTALIONS_PER_ARMY)
+        torment = tuple(reader.battalion(item, "a torment entry") for item in listed)
+    counter = reader.facing_map(entry["counter_facings"], "counter_facings") if "counter_facings" in entry else None
+    beneficiary = (reader.battalion(entry["sacrifice_beneficiary"], "sacrifice_beneficiary")
+                   if "sacrifice_beneficiary" in entry else None)
+    listed = reader.list(entry["orders"], "orders", MAX_ORDERS_PER_TURN)
+    orders = tuple(_read_order(_Reader(Location(number, index)), item, number, index)
+                   for index, item in enumerate(listed, 1))
+    return Turn(by, orders, torment, counter, beneficiary)
+
+
+def read_result(value: Any) -> Result:
+    reader = _Reader(RESULT)
+    if not isinstance(value, dict):
+        raise reader.fail("wrong_type", f"result must be an object, not {_type_name(value)}.")
+    if "type" not in value:
+        raise reader.fail("missing_key", 'result has no "type".')
+    kind = reader.choice(value["type"], "result.type", RESULT_TYPES)
+    if kind == "claim":
+        entry = reader.object(value, "result", ("type", "by", "condition"))
+        return Result(kind, reader.player(entry["by"], "result.by"),
+                      reader.choice(entry["condition"], "result.condition", CONDITIONS))
+    if kind == "surrender":
+        entry = reader.object(value, "result", ("type", "by"))
+        return Result(kind, reader.player(entry["by"], "result.by"))
+    reader.object(value, "result", ("type",))
+    return Result(kind)
+
+
+# ---- Whole document ------------------------------------------------------------------------------
+
+def parse_document(document: Any, shape_checked: bool = False) -> tuple[Replay, ReplayError | None]:
+    """Read a decoded document. Header errors raise; the first unreadable turn or result is
+    handed back with the replay read up to it (its `result` is then None)."""
+    if not shape_checked:
+        check_shape(document)
+    reader = _Reader(HEADER)
+    top = reader.object(document, "the replay", _TOP_REQUIRED, _TOP_OPTIONAL)
+    if top["format"] != "warline-replay":
+        raise reader.fail("wrong_format", 'This is not a WARLINE replay ("format" must be "warline-replay").')
+    version = top["version"]
+    if isinstance(version, bool) or not isinstance(version, int) or version != 1:
+        raise reader.fail("unsupported_version", f"Replay format version {json.dumps(version)[:20]} is not "
+                                                 "supported; this engine reads version 1.")
+    meta = top.get("meta")
+    if "meta" in top and not isinstance(meta, dict):
+        raise reader.fail("wrong_type", f"meta must be an object, not {_type_name(meta)}.")
+    rules = _read_rules(reader, top["rules"])
+    generals_entry = reader.object(top["generals"], "generals", PLAYERS)
+    generals = []
+    for player in PLAYERS:
+        entry = reader.object(generals_entry[player], f"generals.{player}", ("name", "kingdom"))
+        name = reader.string(entry["name"], f"generals.{player}.name")
+        if len(name) > MAX_NAME_LENGTH:
+            raise reader.fail("too_long", f"generals.{player}.name is longer than {MAX_NAME_LENGTH} characters.")
+        generals.append(General(name, reader.choice(entry["kingdom"], f"generals.{player}.kingdom", KINGDOMS)))
+    armies = _read_armies(reader, top["armies"], "army_recruiting" in rules.variants)
+    formation = _read_formation(reader, top["formation"])
+    first_turn = reader.player(top["first_turn"], "first_turn")
+    listed = reader.list(top["turns"], "turns", MAX_TURNS)
+    turns: list[Turn] = []
+    deferred: ReplayError | None = None
+    for number, item in enumerate(listed, 1):
+        try:
+            turns.append(read_turn(item, number))
+        except ReplayError as error:
+            deferred = error
+            break
+    result = None
+    if deferred is None and "result" in top:
+        try:
+            result = read_result(top["result"])
+        except ReplayError as error:
+            deferred = error
+    replay = Replay(rules, (generals[0], generals[1]), armies, formation, first_turn, tuple(turns), result,
+                    meta=copy.deepcopy(meta), version=1)
+    return replay, deferred
+
+
+def load_replay(source: str | bytes | bytearray | dict) -> Replay:
+    """Read a replay (JSON text, UTF-8 bytes or an already decoded dict) strictly.
+
+    Raises `ReplayError` for anything that is not a well-formed version-1 replay. Game legality
+    (moves, formation rows, ...) is `adjudicate`'s job, not this function's.
+    """
+    if isinstance(source, dict):
+        replay, deferred = parse_document(source)
+    else:
+        replay, deferred = parse_document(decode(source), shape_checked=True)
+    if deferred is not None:
+        raise deferred
+    return replay
+
+
+def replay_to_json(replay: Replay, indent: int | None = 1) -> str:
+    return json.dumps(replay.to_dict(), indent=indent, ensure_ascii=False)

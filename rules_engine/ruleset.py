@@ -1,0 +1,160 @@
+"""What the rules in force allow and cost: the one place a variant changes the game.
+
+`CoreRuleset` is the Core Rules. The Organized Play variants (`rules_engine.variants`:
+army_recruiting, double_time, terrain, battle_arts) are mixins over it, composed per replay by
+`ruleset_for`; `BattleState` asks the ruleset and never tests a variant name itself. Hooks that
+the core path calls per search step stay as cheap as a constant here; hooks that only a variant
+needs are called only where their variant can act (a sacrifice, a turn end, a rout).
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .board import turn_cost
+from .errors import Location
+from .model import Params, Rules
+
+if TYPE_CHECKING:
+    from .state import BattleState
+
+ActionHandler = Callable  # (ManeuverRun, action, Location) -> None
+
+
+class CoreRuleset:
+    """The WARLINE Core Rules with the parameters of the replay (R1)."""
+
+    name = "core"
+    sacrifice_ma = 8  # R1: a Sacrifice still gives exactly 8
+    destroy_min_arms = 4
+    build_cost = 1
+    vigor_cap = 1  # R4
+    # Capabilities the state checks once instead of calling a hook per step.
+    has_terrain = False
+    has_arts = False
+    beneficiary_per_turn = False  # True when a turn has several orders (double time)
+
+    def __init__(self, params: Params, rules: Rules | None = None):
+        self.params = params
+        self.rules = rules
+        self.ma_by_arms = params.ma_by_arms
+        from . import actions  # the core actions; a variant adds its own handlers to this table
+
+        self.actions: dict[str, ActionHandler] = dict(actions.CORE_ACTIONS)
+        # Tables the searches read instead of calling a hook per search step. They are computed from
+        # the hooks, so a variant that overrides `face_cost`, `move_cost` or `can_enter` is honoured:
+        # face_turns[facing] = ((new facing, MA), ...) for the three other facings, in facing order;
+        # uniform_moves: every zone can be entered for 1 MA (ramparts apart), as in the Core Rules.
+        self.face_turns = tuple(tuple((turn_to, self.face_cost(facing, turn_to)) for turn_to in range(4)
+                                      if turn_to != facing) for facing in range(4))
+        ruleset_class = type(self)
+        self.uniform_moves = (ruleset_class.move_cost is CoreRuleset.move_cost
+                              and ruleset_class.can_enter is CoreRuleset.can_enter)
+
+    # ---- Setting up ----
+    def check_armies(self, generals: tuple, armies: tuple) -> None:
+        """The reader already checked the Core army (six battalions of Arms 1..6)."""
+
+    def setup(self, state: BattleState) -> None:
+        """Variant state on a fresh battle (terrain, rampart kingdoms)."""
+
+    # ---- Maneuver Actions and their MA costs ----
+    def maneuver_ma(self, arms: int) -> int:
+        """R1: the MA a battalion of this Arms starts a Maneuver with."""
+        return self.ma_by_arms[arms - 1]
+
+    def best_ma_at_or_below(self, arms: int, lowest_arms: int = 1) -> int:
+        """The most MA a battalion can reach by Lightening to an Arms in lowest..arms (R12)."""
+        if arms < lowest_arms:
+            return 0
+        return max(self.ma_by_arms[lowest_arms - 1:arms])
+
+    def move_cost(self, state: BattleState, battalion: int, zone: int) -> int:
+        """MA to move onto `zone` (R18: terrain costs are paid here, on entering)."""
+        return 1
+
+    def can_enter(self, state: BattleState, battalion: int, zone: int) -> bool:
+        """Whether the zone may be moved onto at all, ramparts apart (chasm, cliffside)."""
+        return True
+
+    def face_cost(self, facing_from: int, facing_to: int) -> int:
+        return turn_cost(facing_from, facing_to)
+
+    def can_destroy(self, arms: int) -> bool:
+        return arms >= self.destroy_min_arms
+
+    def destroy_cost(self, battalion_kingdom: str, rampart_kingdom: str) -> int:
+        """1 MA for another kingdom's rampart, 0 for one of the battalion's own kingdom (R40)."""
+        return 0 if battalion_kingdom == rampart_kingdom else 1
+
+    # ---- Ramparts ----
+    def rampart_kingdom(self, state: BattleState, battalion: int) -> str | None:
+        """The kingdom of the rampart this battalion would build, or None when none is left."""
+        player = state.owner[battalion]
+        return state.generals[player].kingdom if state.ramparts_left[player] > 0 else None
+
+    def take_rampart(self, state: BattleState, player: int, kingdom: str) -> None:
+        state.ramparts_left[player] -= 1
+
+    def give_back_rampart(self, state: BattleState, player: int, kingdom: str) -> None:
+        """A rampart returns to its general's unbuilt ones (Harvest)."""
+        state.ramparts_left[player] += 1
+
+    def unbuildable(self, state: BattleState, battalion: int) -> frozenset[int] | None:
+        """Zones this battalion cannot build on whatever else holds (terrain); None: no such zone."""
+        return None
+
+    # ---- Placement ----
+    def can_deploy(self, state: BattleState, player: int, zone: int) -> bool:
+        return True
+
+    def can_extricate_to(self, state: BattleState, player: int, zone: int) -> bool:
+        return True
+
+    # ---- Sacrifice and routs (called only when one happens) ----
+    def check_sacrifice(self, state: BattleState, battalion: int, location: Location) -> None:
+        """Whether this battalion may be marked for Sacrifice where it stands."""
+
+    def sacrifice_resolves(self, state: BattleState, battalion: int) -> bool:
+        return True
+
+    def after_sacrifice(self, state: BattleState, zone: int, player: int) -> None:
+        """What the slaughter of a sacrificed battalion on `zone` does to the battlefield."""
+
+    def check_rout(self, state: BattleState, target_zone: int, destination: int, location: Location) -> bool:
+        """Refuse a rout the battlefield forbids; True when the routed battalion is slaughtered there."""
+        return False
+
+    def can_be_routed(self, state: BattleState, target_zone: int) -> bool:
+        return True
+
+    def rout_destination_ok(self, state: BattleState, target_zone: int, destination: int) -> bool:
+        return True
+
+    # ---- Turn structure ----
+    def orders_in_turn(self, turn_number: int) -> int:
+        return 1
+
+    def formation_player(self, state: BattleState) -> int:
+        """Who deploys the next formation entry: Player-1 first, alternating."""
+        return state.deployed % 2
+
+    def turn_ended(self, state: BattleState) -> None:
+        """Variant effects at the end of a turn (Closure, R20)."""
+
+    # ---- Battle arts in the victory checks (R12, R13) ----
+    def art_can_leave(self, state: BattleState, battalion: int, facings, best_ma: int, full_ma: int) -> bool:
+        """R12: whether an art moves the battalion out of its zone (`full_ma`: MA at its own Arms)."""
+        return False
+
+    def art_aggressive(self, state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> str | None:
+        return None
+
+
+def ruleset_for(rules: Rules) -> CoreRuleset:
+    """The ruleset of a replay: the Core Rules with every elected variant."""
+    if not rules.variants:
+        return CoreRuleset(rules.effective_params, rules)
+    from .variants import ruleset_class
+
+    return ruleset_class(rules.variants)(rules.effective_params, rules)

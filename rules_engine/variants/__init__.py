@@ -1,0 +1,36 @@
+"""The Organized Play Rules Variants and Modules, as mixins over `CoreRuleset`.
+
+`ruleset_class(variants)` composes the elected ones into one ruleset class (cached: 16
+combinations at most). Each mixin overrides only the hooks its variant changes and calls
+`super()` for the rest, so any combination stacks: battle arts adjust the terrain costs
+(marches, Snowblind), terrain adjusts placement and routs, double time the turn structure,
+army recruiting the armies and rampart kingdoms.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from ..errors import HEADER, ReplayError
+from ..ruleset import CoreRuleset
+from .battle_arts import BattleArts
+from .double_time import DoubleTime
+from .recruiting import ArmyRecruiting
+from .terrain import Terrain
+
+MIXINS = {"army_recruiting": ArmyRecruiting, "double_time": DoubleTime, "terrain": Terrain, "battle_arts": BattleArts}
+# Most specific first: battle arts refine terrain costs, so they come before terrain.
+PRECEDENCE = ("battle_arts", "terrain", "double_time", "army_recruiting")
+
+
+@lru_cache(maxsize=16)
+def _compose(elected: frozenset[str]) -> type[CoreRuleset]:
+    bases = tuple(MIXINS[name] for name in PRECEDENCE if name in elected)
+    name = "".join(base.__name__ for base in bases) + "Ruleset"
+    return type(name, (*bases, CoreRuleset), {"name": "+".join(n for n in PRECEDENCE if n in elected)})
+
+
+def ruleset_class(variants: tuple[str, ...]) -> type[CoreRuleset]:
+    missing = [name for name in variants if name not in MIXINS]
+    if missing:
+        raise ReplayError("unsupported_variant", f"This engine does not implement {', '.join(missing)} yet.", HEADER)
+    return _compose(frozenset(variants))
