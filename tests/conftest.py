@@ -84,3 +84,13 @@ def redis_url():
     client.flushdb()
     yield TEST_REDIS_URL
     client.flushdb()
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    """Each test starts with an empty cache (scoreboards and throttles are cached)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -1,0 +1,377 @@
+"""Organized-play records. The models only store; the rules live in `tournaments.domain` (pure
+functions) and every change goes through `tournaments.services`, one transaction per step."""
+from django.conf import settings
+from django.db import models
+
+from tournaments.domain import ForfeitAward
+
+VARIANT_CHOICES = [
+    ("battle_arts", "Battle Arts"),
+    ("army_recruiting", "Army Recruiting"),
+    ("terrain", "Battlefield Terrain"),
+    ("double_time", "Double Time"),
+]
+VARIANT_KEYS = [key for key, _ in VARIANT_CHOICES]
+
+
+class General(models.Model):
+    """A player. May exist without an account (registered by an organizer at the venue)."""
+
+    name = models.CharField(max_length=120)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="general")
+    external_id = models.CharField(max_length=60, blank=True, default="",
+                                   help_text="e.g. a league membership number")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["external_id"], condition=~models.Q(external_id=""),
+                                    name="general_external_id_unique"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def key(self):
+        """The id the pure domain functions know this general by."""
+        return str(self.pk)
+
+
+class Event(models.Model):
+    class Kind(models.TextChoices):
+        TOURNAMENT = "tournament", "Tournament"
+        LEAGUE = "league", "League"
+
+    class State(models.TextChoices):
+        REGISTRATION = "registration", "Registration"
+        QUALIFYING = "qualifying", "Qualifying Stage"
+        FINAL = "final", "Final Stage"
+        PLAYOFF = "playoff", "Final playoff"
+        COMPLETE = "complete", "Complete"
+
+    name = models.CharField(max_length=160)
+    slug = models.SlugField(max_length=80, unique=True)
+    kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
+    organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organized_events",
+                                        blank=True)
+    variants = models.JSONField(default=list, blank=True,
+                                help_text="Elected Rules Variants and Modules; fixed once the event starts.")
+    battalion_count = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Battalions per army with Army Recruiting (at least 6).")
+    forfeit_award_opp = models.SmallIntegerField(default=1, help_text="R22: OPP for the opponent of a forfeit.")
+    forfeit_counts_as_victory = models.BooleanField(default=True)
+    forfeits_to_disqualify = models.PositiveSmallIntegerField(
+        null=True, blank=True, default=2,
+        help_text="Forfeits after which disqualification is offered; empty: never.")
+    state = models.CharField(max_length=12, choices=State.choices, default=State.REGISTRATION)
+    group_seed = models.BigIntegerField(null=True, blank=True,
+                                        help_text="Seed of the random group assignment, shown to everyone.")
+    group_method = models.CharField(max_length=10, blank=True, default="")
+    victor = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    published = models.BooleanField(default=True)
+    starts_on = models.DateField(null=True, blank=True)
+    venue = models.CharField(max_length=160, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "id"]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def forfeit_award(self):
+        return ForfeitAward(opp=self.forfeit_award_opp, counts_as_victory=self.forfeit_counts_as_victory)
+
+    @property
+    def has_started(self):
+        if self.kind == self.Kind.LEAGUE:
+            return self.seasons.exists()
+        return self.state != self.State.REGISTRATION
+
+    @property
+    def status_label(self):
+        """What the event is doing now; a league is as open as its latest season."""
+        if self.kind == self.Kind.LEAGUE:
+            season = self.seasons.order_by("-number").first()
+            return f"{season.name}: {season.get_state_display()}" if season else "No season yet"
+        return self.get_state_display()
+
+    def is_organizer(self, user):
+        return bool(user and user.is_authenticated
+                    and (user.is_superuser or self.organizers.filter(pk=user.pk).exists()))
+
+    def variant_labels(self):
+        labels = dict(VARIANT_CHOICES)
+        return [labels.get(key, key) for key in self.variants] or ["Core Rules only"]
+
+
+class Registration(models.Model):
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Registered"
+        ELIMINATED = "eliminated", "Eliminated"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
+    general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="registrations")
+    number = models.PositiveIntegerField(help_text="Order of registration, 1 first.")
+    seed = models.PositiveIntegerField(null=True, blank=True, help_text="Organizer's seeding, 1 best.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    status_reason = models.TextField(blank=True, default="")
+    registered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "general"], name="registration_once_per_event"),
+            models.UniqueConstraint(fields=["event", "number"], name="registration_number_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.general} in {self.event}"
+
+
+class Season(models.Model):
+    """One season of a league: its own battles and its own standings."""
+
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        PLAYOFF = "playoff", "Playoff"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="seasons")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=120)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    champion = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="season_number_unique")]
+
+    def __str__(self):
+        return f"{self.event} – {self.name}"
+
+
+class Group(models.Model):
+    """A round-robin group: a qualifying group or the final group of a tournament."""
+
+    class Stage(models.TextChoices):
+        QUALIFYING = "qualifying", "Qualifying Stage"
+        FINAL = "final", "Final Stage"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="groups")
+    stage = models.CharField(max_length=12, choices=Stage.choices)
+    index = models.PositiveSmallIntegerField(help_text="0 for group A, 1 for B, …")
+    name = models.CharField(max_length=40)
+    winner = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["event", "stage", "index"]
+        constraints = [models.UniqueConstraint(fields=["event", "stage", "index"], name="group_index_unique")]
+
+    def __str__(self):
+        return f"{self.event} – {self.name}"
+
+
+class GroupMember(models.Model):
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="members")
+    general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="group_memberships")
+    position = models.PositiveSmallIntegerField(help_text="Order in the group (the schedule's table number).")
+
+    class Meta:
+        ordering = ["group", "position"]
+        constraints = [models.UniqueConstraint(fields=["group", "general"], name="group_member_once")]
+
+    def __str__(self):
+        return f"{self.general} in {self.group}"
+
+
+class Battle(models.Model):
+    """A scheduled battle and, once decided, its result. OPP are never stored: they follow from the
+    outcome (R21-R23) whenever standings are computed."""
+
+    class Kind(models.TextChoices):
+        VICTORY = "victory", "Victory"
+        STALEMATE = "stalemate", "Stalemate"
+        RESOLVE = "resolve", "Resolve"
+        FORFEIT = "forfeit", "Forfeit"
+        UNPLAYED_DQ = "unplayed_dq", "Not fought (disqualification)"
+
+    class Condition(models.TextChoices):
+        OVERPOWER = "overpower", "Overpower"
+        CRUSH = "crush", "Crush"
+        SHACKLE = "shackle", "Shackle"
+        PARALYZE = "paralyze", "Paralyze"
+        BLUNT = "blunt", "Blunt"
+        FORCED_SURRENDER = "forced_surrender", "Forced Surrender"
+        VOLUNTARY_SURRENDER = "voluntary_surrender", "Voluntary Surrender"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="battles")
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="battles")
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE, related_name="battles")
+    round = models.PositiveSmallIntegerField(default=1)
+    number = models.PositiveSmallIntegerField(help_text="Battle number within its group or season.")
+    general_a = models.ForeignKey(General, on_delete=models.PROTECT, related_name="+")
+    general_b = models.ForeignKey(General, on_delete=models.PROTECT, related_name="+")
+    playoff = models.BooleanField(default=False, help_text="R24: never changes OPP totals.")
+    kind = models.CharField(max_length=12, choices=Kind.choices, blank=True, default="",
+                            help_text="Empty while the battle is not decided.")
+    winner = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    condition = models.CharField(max_length=20, choices=Condition.choices, blank=True, default="")
+    forfeited_by = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player_1 = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                                 help_text="Who was Player-1 at the table (decided by the Challenge).")
+    respect_shown = models.BooleanField(null=True, blank=True,
+                                        help_text="General Respect shown before the battle.")
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "group", "season", "playoff", "round", "number"]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(general_a=models.F("general_b")),
+                                   name="battle_two_generals"),
+        ]
+
+    def __str__(self):
+        return f"{self.general_a} v {self.general_b}"
+
+    @property
+    def is_decided(self):
+        return bool(self.kind)
+
+    def generals(self):
+        return (self.general_a, self.general_b)
+
+    def opponent_of(self, general):
+        return self.general_b if general.pk == self.general_a_id else self.general_a
+
+    def involves(self, general):
+        return general.pk in (self.general_a_id, self.general_b_id)
+
+    def outcome_text(self):
+        if not self.kind:
+            return "Not played yet"
+        if self.kind == self.Kind.VICTORY:
+            return f"{self.winner} wins by {self.get_condition_display()}"
+        if self.kind == self.Kind.FORFEIT:
+            return f"{self.forfeited_by} forfeits"
+        return self.get_kind_display()
+
+
+class Disqualification(models.Model):
+    class Reason(models.TextChoices):
+        FORFEITS = "forfeits", "Forfeit count reached"
+        RESPECT = "respect", "Refused General Respect"
+        CONDUCT = "conduct", "Conduct"
+        OTHER = "other", "Other"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="disqualifications")
+    general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="disqualifications")
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    details = models.TextField(blank=True, default="")
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    decided_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["event", "general"], name="disqualified_once")]
+
+    def __str__(self):
+        return f"{self.general} disqualified from {self.event}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, what it was before and why. Written by the services only."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="audit_entries")
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=40)
+    subject = models.CharField(max_length=120, help_text="e.g. 'battle 12' or 'registration of Alice'")
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True, default="")
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self):
+        return f"{self.action} {self.subject}"
+
+
+class Report(models.Model):
+    """A result as a general (or an organizer) reported it. Standings count a battle's result only
+    once a report is confirmed: by the opponent, by a verdict that agrees, or by an organizer."""
+
+    class Status(models.TextChoices):
+        AWAITING_OPPONENT = "awaiting_opponent", "Waiting for the opponent's confirmation"
+        QUEUED = "queued", "Queued for adjudication"
+        ADJUDICATING = "adjudicating", "Being adjudicated"
+        CONFIRMED = "confirmed", "Confirmed"
+        DISPUTED = "disputed", "Disputed: an organizer decides"
+        FAILED = "failed", "Adjudication failed: an organizer decides"
+        OVERRIDDEN = "overridden", "Overridden by an organizer"
+        SUPERSEDED = "superseded", "Replaced by a newer report"
+
+    OPEN_STATUSES = (Status.AWAITING_OPPONENT, Status.QUEUED, Status.ADJUDICATING, Status.DISPUTED, Status.FAILED)
+
+    battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="reports")
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    kind = models.CharField(max_length=12, choices=Battle.Kind.choices)
+    winner = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    condition = models.CharField(max_length=20, choices=Battle.Condition.choices, blank=True, default="")
+    forfeited_by = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    player_1 = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    replay = models.TextField(blank=True, default="", help_text="The replay log exactly as uploaded.")
+    status = models.CharField(max_length=20, choices=Status.choices)
+    status_reason = models.TextField(blank=True, default="")
+    dispute_turn = models.IntegerField(null=True, blank=True, help_text="The turn the engine's objection names.")
+    answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+", help_text="Who confirmed, disputed or overrode it.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"Report on {self.battle}"
+
+    @property
+    def is_open(self):
+        return self.status in self.OPEN_STATUSES
+
+
+class Adjudication(models.Model):
+    """One run of the rules engine over a report's replay, with its verdict and timings."""
+
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    report = models.OneToOneField(Report, on_delete=models.CASCADE, related_name="adjudication")
+    state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
+    engine_version = models.CharField(max_length=40, blank=True, default="")
+    verdict = models.JSONField(null=True, blank=True)
+    agrees = models.BooleanField(null=True, blank=True, help_text="Whether the verdict agrees with the report.")
+    disagreement = models.TextField(blank=True, default="")
+    previous_verdict = models.JSONField(null=True, blank=True, help_text="Before the latest re-adjudication.")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True, default="")
+    queued_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    engine_ms = models.FloatField(null=True, blank=True, help_text="Time spent in the engine.")
+
+    def __str__(self):
+        return f"Adjudication of {self.report}"

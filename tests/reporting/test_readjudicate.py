@@ -1,0 +1,49 @@
+"""`manage.py readjudicate`: every stored replay through the engine again, changed verdicts listed."""
+import io
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from tournaments import reporting
+from tournaments.models import Adjudication
+
+from .conftest import replay_between
+
+
+@pytest.fixture
+def adjudicated(event_day, django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    with django_capture_on_commit_callbacks(execute=True):
+        report = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
+                                         replay=replay_between("victory-shackle", a, b))
+    return event, Adjudication.objects.get(report=report)
+
+
+def run(*args):
+    out = io.StringIO()
+    call_command("readjudicate", *args, stdout=out)
+    return out.getvalue()
+
+
+def test_unchanged_verdicts_are_counted_and_not_listed(adjudicated):
+    event, adjudication = adjudicated
+    output = run("--event", event.slug)
+    assert "1 replays re-adjudicated, 0 verdict(s) changed, 0 failed." in output
+    assert "CHANGED" not in output
+
+
+def test_a_changed_verdict_is_listed_and_the_old_one_kept(adjudicated):
+    event, adjudication = adjudicated
+    stored = dict(adjudication.verdict, condition="crush")  # as an older engine release had decided
+    Adjudication.objects.filter(pk=adjudication.pk).update(verdict=stored)
+    output = run()
+    assert f"CHANGED {event.slug} battle {adjudication.report.battle_id}" in output
+    assert "victory p1 by crush -> victory p1 by shackle" in output
+    adjudication.refresh_from_db()
+    assert adjudication.previous_verdict == stored and adjudication.verdict["condition"] == "shackle"
+
+
+def test_an_unknown_event_is_refused(adjudicated):
+    with pytest.raises(CommandError, match="No event has the slug 'nope'"):
+        run("--event", "nope")

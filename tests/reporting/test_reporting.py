@@ -1,0 +1,280 @@
+"""Players report, opponents confirm or dispute, replays are adjudicated, organizers decide."""
+import pytest
+from django.db import OperationalError
+
+from tournaments import reporting, services
+from tournaments.domain import Conflict, DomainError
+from tournaments.models import Adjudication, AuditEntry, Battle, Report
+from tournaments.reporting import NotAllowed
+
+from .conftest import replay_between
+
+
+def report(battle, user, callbacks, **fields):
+    with callbacks(execute=True):
+        created = reporting.submit_report(battle, user=user, **fields)
+    created.refresh_from_db()
+    battle.refresh_from_db()
+    return created
+
+
+def test_a_report_with_a_matching_replay_confirms_itself(event_day, django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    assert created.status == Report.Status.CONFIRMED
+    assert battle.kind == Battle.Kind.VICTORY and battle.winner == a and battle.condition == "shackle"
+    assert battle.player_1 == a  # taken from the replay
+    adjudication = created.adjudication
+    assert adjudication.state == Adjudication.State.DONE and adjudication.agrees
+    assert adjudication.verdict["opp"] == {"p1": 5, "p2": 0}
+    assert adjudication.engine_version and adjudication.engine_ms is not None and adjudication.finished_at
+    row = next(r for r, g in services.group_standings(battle.group).entries() if g == a)
+    assert row.opp == 5
+
+
+def test_a_report_the_replay_contradicts_is_disputed_with_the_reason(event_day, django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="crush", replay=replay_between("victory-shackle", a, b))
+    assert created.status == Report.Status.DISPUTED
+    assert created.status_reason == f"The report says {a.name} by Crush; the replay gives {a.name} by Shackle."
+    assert not battle.kind  # standings count confirmed results only
+    assert services.group_standings(battle.group).pending_results == 1
+    assert created in reporting.open_reports(event)
+
+
+def test_an_invalid_log_is_disputed_with_the_engines_sentence_and_turn(event_day,
+                                                                         django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    created = report(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
+                     condition="blunt", replay=replay_between("invalid-not-enough-ma", a, b))
+    assert created.status == Report.Status.DISPUTED
+    assert created.dispute_turn == 2
+    assert "at turn 2, order 1, action 2" in created.status_reason and "MA" in created.status_reason
+
+
+def test_a_replay_of_other_generals_is_disputed(event_day, django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    document = replay_between("victory-shackle", a, b)
+    document["generals"]["p2"]["name"] = "Somebody Else"
+    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="shackle", replay=document)
+    assert created.status == Report.Status.DISPUTED
+    assert "Somebody Else" in created.status_reason and not battle.kind
+
+
+def test_a_replay_with_other_variants_than_the_events_is_disputed(event_day,
+                                                                   django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    event.variants = ["double_time"]
+    event.save()
+    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    assert created.status == Report.Status.DISPUTED
+    assert "elected double_time" in created.status_reason
+
+
+def test_general_ids_in_meta_map_the_generals(event_day, django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    document = replay_between("victory-crush", a, b)
+    document["generals"]["p1"]["name"], document["generals"]["p2"]["name"] = "Nick A", "Nick B"
+    document["meta"] = {"general_ids": {"p1": a.pk, "p2": b.pk}}
+    created = report(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
+                     condition="crush", replay=document)
+    assert created.status == Report.Status.CONFIRMED and battle.winner == b
+
+
+def test_a_duplicate_delivery_leaves_one_verdict_and_one_status_change(event_day,
+                                                                        django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    assert reporting.adjudicate(created.adjudication.pk) == "already done"
+    assert Adjudication.objects.filter(report=created).count() == 1
+    assert AuditEntry.objects.filter(event=event, action="result recorded").count() == 1
+
+
+def test_a_message_redelivered_while_the_first_run_was_lost_finishes_once(event_day,
+                                                                           django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    with django_capture_on_commit_callbacks(execute=False):
+        created = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
+                                          replay=replay_between("victory-shackle", a, b))
+    # A worker took the job and died: the row says running, nothing was written.
+    Adjudication.objects.filter(report=created).update(state=Adjudication.State.RUNNING, attempts=1)
+    assert reporting.adjudicate(created.adjudication.pk) == "confirmed"
+    assert reporting.adjudicate(created.adjudication.pk) == "already done"
+    created.adjudication.refresh_from_db()
+    assert created.adjudication.attempts == 2
+
+
+def test_a_job_that_keeps_failing_ends_as_failed_and_the_report_stays(event_day, monkeypatch,
+                                                                     django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    calls = []
+
+    def database_gone(text):
+        calls.append(text)
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(reporting, "run_engine", database_gone)
+    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    assert created.status == Report.Status.FAILED
+    assert "server closed the connection" in created.adjudication.last_error
+    assert created.adjudication.state == Adjudication.State.FAILED
+    assert len(calls) == 6  # the first attempt and five retries with back-off
+    assert created.kind == "victory" and created.replay  # what the player entered is kept
+    reporting.confirm_report(created, user=organizer)
+    battle.refresh_from_db()
+    assert battle.winner == a
+
+
+def test_one_pending_job_per_battle(event_day, django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    with django_capture_on_commit_callbacks(execute=False):
+        reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
+                                replay=replay_between("victory-shackle", a, b))
+    with pytest.raises(Conflict, match="being adjudicated"):
+        reporting.submit_report(battle, user=b.user, kind="stalemate")
+    assert battle.reports.count() == 1
+
+
+def test_the_opponent_confirms_a_report_without_replay(event_day):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    created = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="blunt")
+    assert created.status == Report.Status.AWAITING_OPPONENT
+    with pytest.raises(NotAllowed):
+        reporting.confirm_report(created, user=a.user)  # not your own report
+    reporting.confirm_report(created, user=b.user)
+    battle.refresh_from_db()
+    assert battle.kind == "victory" and battle.condition == "blunt"
+
+
+def test_the_opponent_disputes_and_the_organizer_overrides_with_a_reason(event_day):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    created = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle")
+    with pytest.raises(DomainError, match="Say what is wrong"):
+        reporting.dispute_report(created, user=b.user, reason=" ")
+    reporting.dispute_report(created, user=b.user, reason="It was a stalemate, we both stalled out.")
+    created.refresh_from_db()
+    assert created.status == Report.Status.DISPUTED
+    with pytest.raises(NotAllowed):
+        reporting.override_report(created, user=b.user, reason="mine", kind="stalemate")
+    with pytest.raises(DomainError, match="needs a reason"):
+        reporting.override_report(created, user=organizer, reason="", kind="stalemate")
+    reporting.override_report(created, user=organizer, reason="Judge saw the board", kind="stalemate",
+                              winner=None, condition="")
+    battle.refresh_from_db()
+    created.refresh_from_db()
+    assert battle.kind == "stalemate" and created.status == Report.Status.OVERRIDDEN
+    assert AuditEntry.objects.filter(event=event, action="result recorded", actor=organizer).exists()
+
+
+def test_only_the_battles_generals_and_organizers_report(event_day):
+    event, organizer, battle = event_day
+    outsider = next(m.general for g in event.groups.all() for m in g.members.all() if not battle.involves(m.general))
+    with pytest.raises(NotAllowed):
+        reporting.submit_report(battle, user=outsider.user, kind="stalemate")
+    assert not battle.reports.exists()
+
+
+def test_an_organizers_report_without_replay_counts_at_once(event_day):
+    event, organizer, battle = event_day
+    reporting.submit_report(battle, user=organizer, kind="resolve")
+    battle.refresh_from_db()
+    assert battle.kind == "resolve"
+
+
+@pytest.mark.parametrize(("upload", "says"), [
+    ("{not json", "not valid JSON"),
+    ("[1, 2]", "one JSON object"),
+    (b"\xff\xfe", "not UTF-8"),
+    ("{" + " " * (1024 * 1024) + "}", "limit is 1,048,576"),
+])
+def test_bad_uploads_are_refused_before_anything_is_stored(event_day, upload, says):
+    event, organizer, battle = event_day
+    a = battle.general_a
+    with pytest.raises(DomainError, match=says) as refused:
+        reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="crush", replay=upload)
+    assert refused.value.field == "replay"
+    assert not Report.objects.exists() and not Adjudication.objects.exists()
+
+
+def test_a_forfeit_report_cannot_carry_a_replay(event_day):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    with pytest.raises(DomainError, match="no replay"):
+        reporting.submit_report(battle, user=a.user, kind="forfeit", forfeited_by=b,
+                                replay=replay_between("victory-shackle", a, b))
+
+
+def _recruited_victory():
+    import rules_engine
+
+    for seed in range(1, 200):
+        replay = rules_engine.generate_game(seed, variants=("army_recruiting",))
+        verdict = rules_engine.adjudicate(replay).to_dict()
+        if verdict.get("outcome") == "victory":
+            return replay, verdict
+    raise AssertionError("no recruited victory among the first 200 seeds")
+
+
+@pytest.mark.parametrize("count_matches", [True, False])
+def test_a_variant_event_checks_the_recruited_army_size(event_day, django_capture_on_commit_callbacks,
+                                                       count_matches):  # R73
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    replay, verdict = _recruited_victory()
+    size = len(replay["armies"]["p1"])
+    event.variants, event.battalion_count = ["army_recruiting"], size if count_matches else size + 1
+    event.save()
+    replay["generals"]["p1"]["name"], replay["generals"]["p2"]["name"] = a.name, b.name
+    winner = a if verdict["winner"] == "p1" else b
+    created = report(battle, winner.user, django_capture_on_commit_callbacks, kind="victory", winner=winner,
+                     condition=verdict["condition"], replay=replay)
+    if count_matches:
+        assert created.status == Report.Status.CONFIRMED
+    else:
+        assert created.status == Report.Status.DISPUTED
+        assert f"army has {size} battalions, but Quay Cup recruits armies of {size + 1}" in created.status_reason
+
+
+def test_a_broker_that_does_not_answer_keeps_the_report_queued(event_day, monkeypatch,
+                                                                django_capture_on_commit_callbacks):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from tournaments import tasks
+
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+
+    def broker_down(*args, **kwargs):
+        raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.adjudicate_report, "delay", broker_down)
+    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    assert created.status == Report.Status.QUEUED and "did not answer" in created.status_reason
+    monkeypatch.undo()
+    out = StringIO()
+    call_command("adjudicate_pending", stdout=out)
+    assert "1 adjudication(s) sent" in out.getvalue()
+    created.refresh_from_db()
+    assert created.status == Report.Status.CONFIRMED

@@ -1,0 +1,72 @@
+"""A league season: members' battles, standings by OPP and tie-breakers, a champion, a new season."""
+import pytest
+
+from tournaments import services
+from tournaments.domain import Conflict, DomainError
+from tournaments.models import Battle, Event, General, Season
+
+from .helpers import victory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def league():
+    event = services.create_event(name="Harbour League", slug="harbour", kind=Event.Kind.LEAGUE)
+    members = [General.objects.create(name=n) for n in ("Ada", "Ben", "Cyd", "Dov")]
+    for member in members:
+        services.register(event, member)
+    return event, members
+
+
+def test_a_season_crowns_its_champion_by_opp(league):
+    event, (ada, ben, cyd, dov) = league
+    season = services.open_season(event, "Spring")
+    services.report_league_battle(season, ada, ben, kind=Battle.Kind.VICTORY, winner=ada, condition="crush")
+    services.report_league_battle(season, cyd, dov, kind=Battle.Kind.VICTORY, winner=cyd, condition="shackle")
+    scheduled = services.schedule_league_battle(season, ada, cyd)
+    with pytest.raises(DomainError, match="without a result"):
+        services.close_season(season)
+    victory(scheduled, cyd, "blunt")
+    champion = services.close_season(season)
+    assert champion == cyd
+    table = services.season_standings(season)
+    assert [g.name for _, g in table.entries()] == ["Cyd", "Ada", "Ben", "Dov"]  # Ben and Dov: 0, tied
+    assert table.rows[2].shared and table.rows[2].place == table.rows[3].place == 3
+
+
+def test_each_season_has_its_own_standings(league):
+    event, (ada, ben, cyd, dov) = league
+    first = services.open_season(event, "Spring")
+    services.report_league_battle(first, ada, ben, kind=Battle.Kind.VICTORY, winner=ada, condition="shackle")
+    with pytest.raises(Conflict):
+        services.open_season(event, "Summer")
+    services.close_season(first)
+    second = services.open_season(event, "Summer")
+    services.report_league_battle(second, ben, ada, kind=Battle.Kind.VICTORY, winner=ben, condition="blunt")
+    assert services.season_standings(first).rows[0].general == ada.key
+    assert services.season_standings(second).rows[0].general == ben.key
+    assert second.number == 2
+
+
+def test_a_tied_season_goes_to_a_playoff(league):
+    event, (ada, ben, cyd, dov) = league
+    season = services.open_season(event, "Spring")
+    services.report_league_battle(season, ada, cyd, kind=Battle.Kind.VICTORY, winner=ada, condition="crush")
+    services.report_league_battle(season, ben, dov, kind=Battle.Kind.VICTORY, winner=ben, condition="crush")
+    assert services.close_season(season) is None
+    season.refresh_from_db()
+    assert season.state == Season.State.PLAYOFF
+    playoff = season.battles.get(playoff=True)
+    services.record_season_playoff(playoff, kind=Battle.Kind.VICTORY, winner=ben, condition="overpower")
+    season.refresh_from_db()
+    assert season.state == Season.State.CLOSED and season.champion == ben
+
+
+def test_only_members_play_league_battles(league):
+    event, (ada, *_rest) = league
+    season = services.open_season(event, "Spring")
+    stranger = General.objects.create(name="Stranger")
+    with pytest.raises(DomainError, match="not a member"):
+        services.schedule_league_battle(season, ada, stranger)
+    assert not season.battles.exists()

@@ -1,0 +1,138 @@
+"""The demo: a complete event built with the same services organizers use.
+
+Demo Spring Qualifier: 8 generals drawn into 2 qualifying groups of 4 with a recorded seed;
+Group A is finished (its winner has advanced), Group B is half played, with a forfeit and a
+stalemate among the results so the tie-break columns have something to show. Two Group B battles
+are reported by their generals with replay logs: one the rules engine confirms, one it disputes
+(the report names the wrong victory condition), waiting in the organizer's queue. Demo Winter League:
+a league season with reported battles. Everyone signs in with the password below.
+"""
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from tournaments import reporting, services
+from tournaments.models import Battle, Event, General
+
+DEMO_PASSWORD = "warline-demo"
+DEMO_EVENT_SLUG = "demo-spring-qualifier"
+DEMO_LEAGUE_SLUG = "demo-winter-league"
+DEMO_GROUP_SEED = 20261121
+PLAYERS = [
+    ("alice", "Alice Ashford"), ("bruno", "Bruno Brandt"), ("chen", "Chen Wei"), ("dana", "Dana Dufresne"),
+    ("emil", "Emil Eriksen"), ("farah", "Farah Fadel"), ("goran", "Goran Golub"), ("hana", "Hana Horvat"),
+]
+
+# Results by (group index, battle number), naming generals by their table position in the group.
+# Group A: every battle decided. Group B: half of them, the rest still to play.
+SCRIPT = {
+    (0, 1): dict(kind="victory", winner=1, condition="shackle"),
+    (0, 2): dict(kind="victory", winner=2, condition="crush"),
+    (0, 3): dict(kind="stalemate"),
+    (0, 4): dict(kind="victory", winner=1, condition="blunt"),
+    (0, 5): dict(kind="victory", winner=0, condition="overpower"),
+    (0, 6): dict(kind="victory", winner=1, condition="paralyze"),
+    (1, 1): dict(kind="victory", winner=0, condition="crush"),
+    (1, 2): dict(kind="forfeit", forfeited_by=1),
+    (1, 3): dict(kind="victory", winner=1, condition="forced_surrender"),
+}
+
+
+def _user(username, *, staff=False):
+    User = get_user_model()
+    user, _ = User.objects.get_or_create(username=username)
+    user.is_staff = user.is_superuser = staff
+    user.set_password(DEMO_PASSWORD)
+    user.save()
+    return user
+
+
+def _generals():
+    generals = []
+    for username, name in PLAYERS:
+        user = _user(username)
+        general, _ = General.objects.get_or_create(user=user, defaults={"name": name})
+        generals.append(general)
+    return generals
+
+
+def _play_script(event, organizer):
+    for group in event.groups.order_by("index"):
+        members = [m.general for m in group.members.order_by("position")]
+        for battle in group.battles.filter(playoff=False).order_by("number"):
+            step = SCRIPT.get((group.index, battle.number))
+            if step is None:
+                continue
+            pair = [battle.general_a, battle.general_b]
+            # Positions in the script are read relative to the battle's two generals, in table order.
+            pair.sort(key=members.index)
+            result = dict(step)
+            for field in ("winner", "forfeited_by"):
+                if field in result:
+                    result[field] = pair[min(result[field], 1)]
+            result.setdefault("player_1", pair[battle.number % 2])
+            services.record_result(battle, actor=organizer, **result)
+
+
+@transaction.atomic
+def _victory_replays():
+    """Seeded legal games from the engine's generator that end in a victory, with their verdicts."""
+    import rules_engine
+    from rules_engine.generator import generate_game
+
+    seed = 0
+    while True:
+        seed += 1
+        replay = generate_game(seed)
+        verdict = rules_engine.adjudicate(replay).to_dict()
+        if verdict.get("outcome") == "victory":
+            yield replay, verdict
+
+
+def _report_with_replays(event):
+    """Battles 4 and 5 of Group B: reported by a general with the replay; the second report names
+    another condition than the replay gives, so the engine disputes it."""
+    group = event.groups.get(index=1)
+    replays = _victory_replays()
+    for number, honest in ((4, True), (5, False)):
+        battle = group.battles.get(number=number)
+        replay, verdict = next(replays)
+        sides = {"p1": battle.general_a, "p2": battle.general_b}
+        for side, general in sides.items():
+            replay["generals"][side]["name"] = general.name
+        replay["meta"] = {"event": event.name, "battle": f"{group.name} battle {number}"}
+        winner = sides[verdict["winner"]]
+        condition = verdict["condition"] if honest else ("crush" if verdict["condition"] != "crush" else "blunt")
+        reporting.submit_report(battle, user=winner.user, kind=Battle.Kind.VICTORY, winner=winner,
+                                condition=condition, player_1=battle.general_a, replay=replay)
+
+
+def load_demo():
+    """Creates the demo once; returns the demo event. Running it again changes nothing."""
+    existing = Event.objects.filter(slug=DEMO_EVENT_SLUG).first()
+    if existing:
+        return existing
+    organizer = _user("organizer", staff=True)
+    generals = _generals()
+    event = services.create_event(name="Demo Spring Qualifier", slug=DEMO_EVENT_SLUG, actor=organizer,
+                                  venue="The Keep, Hall 2")
+    for general in generals:
+        services.register(event, general, actor=organizer)
+    services.close_registration(event, actor=organizer)
+    services.form_groups(event, 2, "random", seed=DEMO_GROUP_SEED, actor=organizer)
+    _play_script(event, organizer)
+    _report_with_replays(event)
+
+    league = services.create_event(name="Demo Winter League", slug=DEMO_LEAGUE_SLUG, kind=Event.Kind.LEAGUE,
+                                   actor=organizer)
+    for general in generals[:6]:
+        services.register(league, general, actor=organizer)
+    season = services.open_season(league, "Winter 2026", actor=organizer)
+    a, b, c, d, e, f = generals[:6]
+    services.report_league_battle(season, a, d, kind=Battle.Kind.VICTORY, winner=a, condition="crush",
+                                  actor=organizer)
+    services.report_league_battle(season, b, e, kind=Battle.Kind.VICTORY, winner=e, condition="shackle",
+                                  actor=organizer)
+    services.report_league_battle(season, c, f, kind=Battle.Kind.RESOLVE, actor=organizer)
+    services.schedule_league_battle(season, a, e, actor=organizer)
+    event.refresh_from_db()
+    return event

@@ -1,0 +1,189 @@
+"""Standings: OPP, then the seven tie-breakers in the seed's order (R24).
+
+`compute_standings` is the one computation behind every group, final and league table: battle
+results in, ordered rows out. OPP are the sums of `opp_awards` per battle, so a table and the
+per-battle figures (crosstables) can never disagree.
+
+The order of `TIEBREAKERS` is the order of the rules; views render one column per metric from it,
+so adding a metric is one entry here and one counter in `_tally`.
+"""
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from tournaments.domain.errors import DomainError
+from tournaments.domain.opp import DEFAULT_FORFEIT_AWARD, ForfeitAward, opp_awards
+from tournaments.domain.outcomes import BattleResult, Kind
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str  # a StandingRow field
+    label: str
+    short: str  # column heading
+    higher_is_better: bool
+
+
+# R24, the seed's order: OPP, then Tie Breakers 1-7.
+TIEBREAKERS: tuple[Metric, ...] = (
+    Metric("opp", "Organized Play Points", "OPP", True),
+    Metric("victories", "Victories", "V", True),
+    Metric("shackle_victories", "Victories by Shackle", "Sh", True),
+    Metric("crush_victories", "Victories by Crush", "Cr", True),
+    Metric("paralyze_victories", "Victories by Paralyze", "Pa", True),
+    Metric("blunt_victories", "Victories by Blunt", "Bl", True),
+    Metric("stalemate_defeats", "Defeats by Stalemate", "St", False),
+    Metric("resolve_defeats", "Defeats by Resolve", "Re", False),
+)
+METRICS_BY_KEY: dict[str, Metric] = {metric.key: metric for metric in TIEBREAKERS}
+
+CONDITION_METRICS = {"shackle": "shackle_victories", "crush": "crush_victories",
+                     "paralyze": "paralyze_victories", "blunt": "blunt_victories"}
+_CONDITION_METRIC = CONDITION_METRICS
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    general: str
+    place: int
+    shared: bool  # still tied with another row after every tie-breaker
+    opp: int
+    victories: int  # includes forfeits won when the event's forfeit award counts as a Victory (R22)
+    shackle_victories: int
+    crush_victories: int
+    paralyze_victories: int
+    blunt_victories: int
+    stalemate_defeats: int  # both generals of a Stalemate lose by Stalemate (seed, R21)
+    resolve_defeats: int  # likewise for Resolve
+    played: int  # battles fought or forfeited; not the battles unplayed because of a disqualification (R72)
+    defeats: int  # lost to a victor or by forfeit; Stalemate and Resolve are counted on their own
+    forfeits: int  # forfeits on record by this general (R22)
+    disqualified: bool  # keeps the place the figures give, cannot advance or win (R23)
+    pending: int  # scheduled battles not decided yet
+
+    def figure(self, key: str) -> int:
+        if key not in METRICS_BY_KEY and key not in _COUNTERS:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def sort_key(self) -> tuple[int, ...]:
+        """Smaller is better: the figures in TIEBREAKERS order, negated where higher is better."""
+        return tuple(-self.figure(m.key) if m.higher_is_better else self.figure(m.key) for m in TIEBREAKERS)
+
+
+COUNTERS = _COUNTERS = ("opp", "victories", "shackle_victories", "crush_victories", "paralyze_victories",
+             "blunt_victories", "stalemate_defeats", "resolve_defeats", "played", "defeats", "forfeits", "pending")
+
+
+def general_order(key: str) -> tuple:
+    """Order of general keys among generals equal on every figure: numeric keys by number ("2" before
+    "17"), then any other keys alphabetically. Only there to make the listing independent of input order."""
+    if key.isascii() and key.isdigit():
+        return (0, int(key), key)
+    return (1, 0, key)
+
+
+def _tally(generals, results, forfeit_award):
+    tallies = {g: dict.fromkeys(_COUNTERS, 0) for g in generals}
+    for result in results:
+        for general in result.generals:
+            if general not in tallies:
+                raise DomainError(f"A battle between {result.a} and {result.b} names general {general}, who is "
+                                  "not in this group or season; add them to its generals or leave that battle out.",
+                                  field="results")
+        if result.playoff:
+            continue  # R24: playoff battles never change OPP totals or tie-break figures
+        outcome = result.outcome
+        if outcome is None:
+            for general in result.generals:
+                tallies[general]["pending"] += 1
+            continue
+        for general, opp in opp_awards(result, forfeit_award).items():
+            tallies[general]["opp"] += opp
+        kind = outcome.kind
+        if kind is Kind.VICTORY:
+            tallies[outcome.winner]["victories"] += 1
+            if outcome.condition in _CONDITION_METRIC:
+                tallies[outcome.winner][_CONDITION_METRIC[outcome.condition]] += 1
+            tallies[result.opponent(outcome.winner)]["defeats"] += 1
+        elif kind is Kind.FORFEIT:
+            if forfeit_award.counts_as_victory:  # R22: by Forced Surrender, which has no tie-breaker of its own
+                tallies[outcome.winner]["victories"] += 1
+            tallies[outcome.forfeited_by]["forfeits"] += 1
+            tallies[outcome.forfeited_by]["defeats"] += 1
+        elif kind is Kind.STALEMATE:
+            for general in result.generals:
+                tallies[general]["stalemate_defeats"] += 1
+        elif kind is Kind.RESOLVE:
+            for general in result.generals:
+                tallies[general]["resolve_defeats"] += 1
+        if kind is not Kind.UNPLAYED_DQ:  # R23: 1 OPP to the opponent, but no battle and no Victory
+            for general in result.generals:
+                tallies[general]["played"] += 1
+    return tallies
+
+
+def compute_standings(generals: Iterable[str], results: Iterable[BattleResult], *,
+                      disqualified: Collection[str] = (),
+                      forfeit_award: ForfeitAward = DEFAULT_FORFEIT_AWARD) -> list[StandingRow]:
+    """Rows ordered by OPP and the tie-breakers (R24).
+
+    Rows equal on every figure share a place ("1, 1, 3") with `shared` set, and are listed by
+    `general_order`, so the result never depends on the order of `generals` or `results`.
+    Disqualified generals keep the place their figures give and are marked (R23); `decide_place`
+    passes over them. `disqualified` may name generals outside this table (an event-wide list).
+    A battle naming a general outside `generals` is refused. A scheduled battle of a disqualified
+    general stays pending until it is recorded as UNPLAYED_DQ.
+    """
+    keys = sorted(set(generals), key=general_order)
+    return rank_tallies(_tally(keys, results, forfeit_award), disqualified=disqualified)
+
+
+def rank_tallies(tallies: Mapping[str, Mapping[str, int]], *,
+                 disqualified: Collection[str] = ()) -> list[StandingRow]:
+    """The ordering half of `compute_standings`: per-general counters (every name of COUNTERS) in,
+    ordered rows out. Lets a caller count elsewhere (e.g. in the database) and rank the same way."""
+    out = set(disqualified)
+    keyed = sorted(((_sort_key(counters), general_order(general), general, counters)
+                    for general, counters in tallies.items()), key=lambda item: item[:2])
+    rows: list[StandingRow] = []
+    for index, (key, _order, general, counters) in enumerate(keyed):
+        tied_before = index > 0 and keyed[index - 1][0] == key
+        tied_after = index + 1 < len(keyed) and keyed[index + 1][0] == key
+        rows.append(StandingRow(general=general, place=rows[-1].place if tied_before else index + 1,
+                                shared=tied_before or tied_after, disqualified=general in out,
+                                **{name: counters[name] for name in COUNTERS}))
+    return rows
+
+
+def _sort_key(counters) -> tuple[int, ...]:
+    """StandingRow.sort_key for plain counters: computed once per general when ranking."""
+    return tuple(-counters[m.key] if m.higher_is_better else counters[m.key] for m in TIEBREAKERS)
+
+
+@dataclass(frozen=True)
+class Decision:
+    decided: str | None  # the general who takes the place
+    tied: tuple[str, ...] = ()  # still tied there, when decided is None: playoff battles decide (R24)
+
+
+def decide_place(rows: Sequence[StandingRow], place: int = 1) -> Decision:
+    """Who takes `place` (1 = the general who advances or wins) among the generals allowed to advance
+    or win: disqualified generals are passed over (R23), and the next eligible generals move up.
+
+    When several eligible generals are equal on every figure at that position, nobody is decided and
+    `tied` lists all of them in standings order; playoff battles between them decide (R24). When
+    fewer than `place` generals are eligible (e.g. all disqualified): Decision(None, ()).
+    """
+    if place < 1:
+        raise DomainError(f"Places start at 1; {place} is not a place.", field="place")
+    eligible = sorted((row for row in rows if not row.disqualified),
+                      key=lambda row: (row.sort_key(), general_order(row.general)))
+    if len(eligible) < place:
+        return Decision(decided=None)
+    target = eligible[place - 1].sort_key()
+    tied = tuple(row.general for row in eligible if row.sort_key() == target)
+    if len(tied) == 1:
+        return Decision(decided=tied[0])
+    return Decision(decided=None, tied=tied)

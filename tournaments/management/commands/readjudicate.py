@@ -1,0 +1,77 @@
+"""Re-runs every stored replay through the workers (e.g. after an engine release) and lists every
+verdict that changed. Results are not changed: an organizer decides what a changed verdict means."""
+import sys
+import time
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tournaments.models import Adjudication, Event, Report
+from tournaments.tasks import readjudicate
+
+
+class Command(BaseCommand):
+    help = "Re-adjudicates stored replays through the workers and lists the verdicts that changed."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--event", help="only this event (its slug)")
+        parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the workers")
+
+    def handle(self, *args, event=None, timeout=3600, **options):
+        adjudications = Adjudication.objects.filter(state=Adjudication.State.DONE).exclude(
+            report__status=Report.Status.SUPERSEDED).select_related("report__battle__event")
+        if event:
+            if not Event.objects.filter(slug=event).exists():
+                raise CommandError(f"No event has the slug {event!r}.")
+            adjudications = adjudications.filter(report__battle__event__slug=event)
+        ids = list(adjudications.order_by("pk").values_list("pk", flat=True))
+        if not ids:
+            self.stdout.write("No adjudicated replays to re-run.")
+            return
+        pending = {pk: readjudicate.delay(pk) for pk in ids}
+        results, deadline = {}, time.monotonic() + timeout
+        while pending:
+            for pk, job in list(pending.items()):
+                if job.ready():
+                    results[pk] = job.get(propagate=False)
+                    del pending[pk]
+            self._progress(len(results), len(ids))
+            if pending:
+                if time.monotonic() > deadline:
+                    raise CommandError(f"{len(pending)} replay(s) were not re-adjudicated within {timeout:.0f} s: "
+                                       "are the workers running?")
+                time.sleep(0.2)
+        self.stdout.write("")
+        changed = [r for r in results.values() if isinstance(r, dict) and r["changed"]]
+        failed = [pk for pk, r in results.items() if not isinstance(r, dict)]
+        for item in changed:
+            report = Report.objects.select_related("battle__event", "battle__general_a", "battle__general_b").get(
+                pk=item["report"])
+            self.stdout.write(f"CHANGED {report.battle.event.slug} battle {report.battle.pk} "
+                              f"({report.battle}): {_summary(item['before'])} -> {_summary(item['after'])}")
+        for pk in failed:
+            self.stdout.write(f"FAILED adjudication {pk}: {results[pk]}")
+        self.stdout.write(f"{len(ids)} replays re-adjudicated, {len(changed)} verdict(s) changed, "
+                          f"{len(failed)} failed.")
+
+    def _progress(self, done, total):
+        width = 30
+        filled = width * done // total
+        stream = self.stdout if sys.stdout.isatty() else None
+        line = f"\r[{'#' * filled}{' ' * (width - filled)}] {done}/{total}"
+        if stream:
+            stream.write(line, ending="")
+            stream.flush()
+        elif done == total:
+            self.stdout.write(line.strip())
+
+
+def _summary(verdict):
+    if not verdict:
+        return "none"
+    if not verdict.get("valid"):
+        error = verdict.get("error") or {}
+        return f"invalid ({error.get('code')} at turn {error.get('turn')})"
+    parts = [verdict.get("outcome")]
+    if verdict.get("winner"):
+        parts.append(f"{verdict['winner']} by {verdict.get('condition')}")
+    return " ".join(str(p) for p in parts)

@@ -1,0 +1,671 @@
+"""Every organizer and player step, one transaction each.
+
+Views, the API, management commands and the demo all call these functions; none of them writes
+models directly. A refused step raises `DomainError` (or `Conflict` when the event's state forbids
+it) with a sentence for the user, and the transaction leaves nothing half-done. Each change is
+written to the audit trail with its actor, the value before and the reason.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from tournaments.domain import (
+    BattleResult,
+    Conflict,
+    DomainError,
+    Kind,
+    Outcome,
+    assign_random,
+    assign_snake,
+    check_partition,
+    decide_place,
+    next_playoff_pairings,
+    possible_partitions,
+    rank_tallies,
+    round_robin,
+    validate_manual,
+)
+from tournaments.models import (
+    VARIANT_KEYS,
+    AuditEntry,
+    Battle,
+    Disqualification,
+    Event,
+    General,
+    Group,
+    GroupMember,
+    Registration,
+    Season,
+)
+from tournaments.tallies import count_in_database
+
+GROUP_METHODS = ("random", "seeded", "manual")
+
+
+# --- audit -------------------------------------------------------------------------------------
+
+def audit(event, actor, action, subject, *, before=None, after=None, reason=""):
+    AuditEntry.objects.create(event=event, actor=actor if getattr(actor, "pk", None) else None,
+                              action=action, subject=subject, before=before, after=after, reason=reason)
+
+
+def battle_snapshot(battle):
+    """The result fields of a battle as the audit trail keeps them."""
+    return {
+        "kind": battle.kind or None,
+        "winner": battle.winner.name if battle.winner_id else None,
+        "condition": battle.condition or None,
+        "forfeited_by": battle.forfeited_by.name if battle.forfeited_by_id else None,
+        "player_1": battle.player_1.name if battle.player_1_id else None,
+        "respect_shown": battle.respect_shown,
+    }
+
+
+def _locked(event):
+    """Serialise concurrent steps on one event (a row lock on PostgreSQL)."""
+    return Event.objects.select_for_update().get(pk=event.pk)
+
+
+# --- events and rules ---------------------------------------------------------------------------
+
+def validate_variants(variants, battalion_count):
+    unknown = [v for v in variants if v not in VARIANT_KEYS]
+    if unknown:
+        raise DomainError(f"Unknown Rules Variant or Module {unknown[0]!r}: choose from "
+                          f"{', '.join(VARIANT_KEYS)}.", field="variants")
+    if len(set(variants)) != len(variants):
+        raise DomainError("Each Rules Variant or Module can be elected once.", field="variants")
+    if "army_recruiting" in variants:
+        if battalion_count is None or battalion_count < 6:
+            raise DomainError("With Army Recruiting every army has the same number of battalions, at least 6: "
+                              "set the battalion count.", field="battalion_count")
+    elif battalion_count is not None:
+        raise DomainError("A battalion count applies only with Army Recruiting: elect it or leave the count "
+                          "empty.", field="battalion_count")
+    return sorted(variants, key=VARIANT_KEYS.index)
+
+
+@transaction.atomic
+def create_event(*, name, slug, kind=Event.Kind.TOURNAMENT, organizers=(), variants=(), battalion_count=None,
+                 forfeit_award_opp=1, forfeit_counts_as_victory=True, forfeits_to_disqualify=2, actor=None,
+                 **details):
+    if Event.objects.filter(slug=slug).exists():
+        raise DomainError(f"The address {slug!r} is taken by another event: choose another.", field="slug")
+    event = Event.objects.create(
+        name=name, slug=slug, kind=kind, variants=validate_variants(list(variants), battalion_count),
+        battalion_count=battalion_count, forfeit_award_opp=forfeit_award_opp,
+        forfeit_counts_as_victory=forfeit_counts_as_victory, forfeits_to_disqualify=forfeits_to_disqualify,
+        **details)
+    event.organizers.set(list(organizers) or ([actor] if actor else []))
+    audit(event, actor, "event created", event.name, after=_rules_snapshot(event))
+    return event
+
+
+def _rules_snapshot(event):
+    return {"variants": event.variants, "battalion_count": event.battalion_count,
+            "forfeit_award_opp": event.forfeit_award_opp,
+            "forfeit_counts_as_victory": event.forfeit_counts_as_victory,
+            "forfeits_to_disqualify": event.forfeits_to_disqualify}
+
+
+@transaction.atomic
+def change_rules(event, *, actor=None, reason="", **changes):
+    """Variants, battalion count and the forfeit award are fixed for the whole event once it starts
+    (seed: Organized Play; R22)."""
+    event = _locked(event)
+    if event.has_started:
+        raise Conflict(f"{event.name} has started: its Rules Variants and Modules and its forfeit award "
+                       "cannot change any more (all battles of an event use what was elected at the outset).")
+    before = _rules_snapshot(event)
+    allowed = set(before)
+    unknown = set(changes) - allowed
+    if unknown:
+        raise DomainError(f"{sorted(unknown)[0]!r} is not a rule of the event.")
+    variants = changes.get("variants", event.variants)
+    battalion_count = changes.get("battalion_count", event.battalion_count)
+    changes["variants"] = validate_variants(list(variants), battalion_count)
+    for field, value in changes.items():
+        setattr(event, field, value)
+    event.save()
+    audit(event, actor, "rules changed", event.name, before=before, after=_rules_snapshot(event), reason=reason)
+    return event
+
+
+# --- registration -----------------------------------------------------------------------------
+
+def active_registrations(event):
+    return event.registrations.filter(status=Registration.Status.ACTIVE).select_related("general")
+
+
+@transaction.atomic
+def register(event, general, *, actor=None, seed=None):
+    event = _locked(event)
+    if event.kind == Event.Kind.TOURNAMENT and event.state != Event.State.REGISTRATION:
+        raise Conflict(f"Registration for {event.name} is closed: the Qualifying Stage has begun.")
+    existing = event.registrations.filter(general=general).first()
+    if existing and existing.status == Registration.Status.ACTIVE:
+        raise DomainError(f"{general.name} is already registered for {event.name}.", field="general")
+    if event.disqualifications.filter(general=general).exists():
+        raise Conflict(f"{general.name} was disqualified from {event.name} and cannot register again.")
+    odd_out = event.registrations.filter(status=Registration.Status.ELIMINATED,
+                                         status_reason__startswith=ODD_RULE_REASON_START).first()
+    if existing:
+        existing.status, existing.status_reason, existing.seed = Registration.Status.ACTIVE, "", seed
+        existing.save()
+        registration = existing
+    else:
+        number = (event.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
+        registration = Registration.objects.create(event=event, general=general, number=number, seed=seed)
+    audit(event, actor, "registered", general.name, after={"number": registration.number})
+    if odd_out and odd_out.general_id != general.pk:
+        # R71: "unless another general registers": the field is even again, so the odd one out is back in.
+        odd_out.status, odd_out.status_reason = Registration.Status.ACTIVE, ""
+        odd_out.save()
+        audit(event, actor, "reinstated", odd_out.general.name, before={"status": "eliminated"},
+              after={"status": "active"}, reason=f"{general.name} registered, so the field is even again.")
+    return registration
+
+
+@transaction.atomic
+def withdraw(event, general, *, actor=None, reason=""):
+    event = _locked(event)
+    if event.kind == Event.Kind.TOURNAMENT and event.state != Event.State.REGISTRATION:
+        raise Conflict(f"{general.name} is in a group of {event.name} already: record forfeits or a "
+                       "disqualification instead of a withdrawal.")
+    registration = event.registrations.filter(general=general, status=Registration.Status.ACTIVE).first()
+    if registration is None:
+        raise DomainError(f"{general.name} is not registered for {event.name}.", field="general")
+    registration.status, registration.status_reason = Registration.Status.WITHDRAWN, reason
+    registration.save()
+    audit(event, actor, "withdrawn", general.name, before={"status": "active"},
+          after={"status": "withdrawn"}, reason=reason)
+
+
+ODD_RULE_REASON_START = "Registered last while the field was odd"
+
+
+def odd_registration_warning(event):
+    """What closing registration now would do, for the organizer's page (seed: Qualifying Stage)."""
+    active = list(active_registrations(event))
+    if len(active) % 2 == 0:
+        return None
+    last = active[-1]
+    return (f"{len(active)} generals are registered, an odd number: when registration closes, "
+            f"{last.general.name} (registered last) is eliminated unless another general registers.")
+
+
+@transaction.atomic
+def close_registration(event, *, actor=None):
+    """Applies the odd-number rule; returns the eliminated registration or None."""
+    event = _locked(event)
+    if event.state != Event.State.REGISTRATION:
+        raise Conflict(f"Registration for {event.name} is closed already.")
+    active = list(active_registrations(event))
+    if len(active) % 2 == 0:
+        return None
+    last = active[-1]
+    last.status = Registration.Status.ELIMINATED
+    last.status_reason = (f"{ODD_RULE_REASON_START} ({len(active)} generals) and no other general registered "
+                          "(Organized Play: the last registrant must find another participant).")
+    last.save()
+    audit(event, actor, "eliminated", last.general.name, before={"status": "active"},
+          after={"status": "eliminated"}, reason=last.status_reason)
+    return last
+
+
+# --- qualifying groups ----------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GroupPlan:
+    group_count: int
+    group_size: int
+    method: str
+    seed: int | None
+    groups: list  # list of lists of General, in group order
+
+
+def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
+    """The groups that `form_groups` would create, without saving anything (the preview)."""
+    if event.state != Event.State.REGISTRATION:
+        raise Conflict(f"The groups of {event.name} are formed already.")
+    if method not in GROUP_METHODS:
+        raise DomainError(f"Group assignment is one of {', '.join(GROUP_METHODS)}, not {method!r}.",
+                          field="method")
+    registrations = list(active_registrations(event))
+    if len(registrations) % 2:
+        raise DomainError(f"{odd_registration_warning(event)} Close registration or register one more general "
+                          "before forming groups.")
+    generals = {r.general.key: r.general for r in registrations}
+    size = check_partition(len(registrations), int(group_count))
+    if method == "random":
+        seed = seed if seed is not None else random.SystemRandom().randrange(1, 10**9)
+        keys = assign_random([r.general.key for r in registrations], group_count, seed)
+    elif method == "seeded":
+        unseeded = [r.general.name for r in registrations if r.seed is None]
+        if unseeded:
+            raise DomainError(f"Seeded assignment needs a seed for every general; missing for "
+                              f"{', '.join(unseeded)}.", field="method")
+        ordered = sorted(registrations, key=lambda r: (r.seed, r.number))
+        keys = assign_snake([r.general.key for r in ordered], group_count)
+        seed = None
+    else:
+        if manual is None:
+            raise DomainError("Manual assignment needs the generals of every group.", field="manual")
+        keys = [[str(getattr(g, "pk", g)) for g in group] for group in manual]
+        unknown = [k for group in keys for k in group if k not in generals]
+        if unknown:
+            raise DomainError(f"General {unknown[0]} is not registered for {event.name}.", field="manual")
+        validate_manual(list(generals), keys)
+        seed = None
+    return GroupPlan(group_count=int(group_count), group_size=size, method=method, seed=seed,
+                     groups=[[generals[k] for k in group] for group in keys])
+
+
+def group_name(index):
+    return f"Group {chr(ord('A') + index)}" if index < 26 else f"Group {index + 1}"
+
+
+def _create_round_robin_group(event, stage, index, name, generals):
+    group = Group.objects.create(event=event, stage=stage, index=index, name=name)
+    GroupMember.objects.bulk_create(
+        GroupMember(group=group, general=g, position=i + 1) for i, g in enumerate(generals))
+    by_key = {g.key: g for g in generals}
+    Battle.objects.bulk_create(
+        Battle(event=event, group=group, round=p.round, number=p.number,
+               general_a=by_key[p.first], general_b=by_key[p.second])
+        for p in round_robin([g.key for g in generals]))
+    return group
+
+
+@transaction.atomic
+def form_groups(event, group_count, method="random", *, seed=None, manual=None, actor=None):
+    """Creates the qualifying groups with their round-robin schedules and starts the Qualifying Stage."""
+    event = _locked(event)
+    plan = plan_groups(event, group_count, method, seed=seed, manual=manual)
+    for index, generals in enumerate(plan.groups):
+        _create_round_robin_group(event, Group.Stage.QUALIFYING, index, group_name(index), generals)
+    event.state, event.group_seed, event.group_method = Event.State.QUALIFYING, plan.seed, plan.method
+    event.save()
+    audit(event, actor, "groups formed", f"{plan.group_count} groups of {plan.group_size}",
+          after={"method": plan.method, "seed": plan.seed,
+                 "groups": [[g.name for g in group] for group in plan.groups]})
+    return event
+
+
+def partition_choices(event):
+    count = active_registrations(event).count()
+    return count, possible_partitions(count)
+
+
+# --- results ----------------------------------------------------------------------------------
+
+def battle_result(battle):
+    """The pure-domain view of a stored battle."""
+    return result_from_row(battle.general_a_id, battle.general_b_id, battle.kind, battle.winner_id,
+                           battle.condition, battle.forfeited_by_id, battle.playoff)
+
+
+# The Battle columns `result_from_row` needs, in its argument order, for reading results with
+# `values_list` instead of loading a model instance (and four generals) per battle.
+RESULT_FIELDS = ("general_a_id", "general_b_id", "kind", "winner_id", "condition", "forfeited_by_id", "playoff")
+
+
+def results_of(battles):
+    """The pure-domain results of a Battle queryset, read column by column."""
+    return [result_from_row(*row) for row in battles.order_by().values_list(*RESULT_FIELDS)]
+
+
+def result_from_row(general_a_id, general_b_id, kind, winner_id, condition, forfeited_by_id, playoff):
+    """`battle_result` from the battle's columns (RESULT_FIELDS)."""
+    a, b = str(general_a_id), str(general_b_id)
+    if not kind:
+        outcome = None
+    elif kind == Battle.Kind.VICTORY:
+        outcome = Outcome(Kind.VICTORY, winner=str(winner_id), condition=condition)
+    elif kind == Battle.Kind.FORFEIT:
+        other = b if str(forfeited_by_id) == a else a
+        outcome = Outcome(Kind.FORFEIT, winner=other, forfeited_by=str(forfeited_by_id))
+    elif kind == Battle.Kind.UNPLAYED_DQ:
+        dq = forfeited_by_id  # the disqualified general is kept in forfeited_by for unplayed battles
+        outcome = Outcome(Kind.UNPLAYED_DQ, disqualified=str(dq))
+    else:
+        outcome = Outcome(Kind(kind))
+    return BattleResult(a=a, b=b, outcome=outcome, playoff=playoff)
+
+
+@dataclass(frozen=True)
+class RecordedResult:
+    battle: Battle
+    offer_disqualification: General | None = None  # forfeit count reached (seed: Disqualification)
+
+
+def _general_of(battle, general_or_id, field):
+    if general_or_id is None:
+        return None
+    pk = getattr(general_or_id, "pk", general_or_id)
+    for general in battle.generals():
+        if str(general.pk) == str(pk):
+            return general
+    raise DomainError(f"{field.replace('_', ' ').capitalize()} must be one of the battle's generals, "
+                      f"{battle.general_a.name} or {battle.general_b.name}.", field=field)
+
+
+@transaction.atomic
+def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None, player_1=None,
+                  respect_shown=True, actor=None, reason=""):
+    """The single entry point for a battle's result: first report, correction and override alike."""
+    event = _locked(battle.event)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related("general_a", "general_b", "winner",
+                                                                "forfeited_by", "player_1").get(pk=battle.pk)
+    if event.state == Event.State.COMPLETE:
+        raise Conflict(f"{event.name} is complete: its results can no longer change.")
+    if battle.season_id and battle.season.state == Season.State.CLOSED:
+        raise Conflict(f"{battle.season.name} is closed: its results can no longer change.")
+    if battle.kind == Battle.Kind.UNPLAYED_DQ:
+        raise Conflict("This battle was not fought because of a disqualification; its result follows from R23.")
+    if battle.is_decided and battle.group_id and battle.group.stage == Group.Stage.QUALIFYING \
+            and event.groups.filter(stage=Group.Stage.FINAL).exists():
+        raise Conflict("The Final Group is formed already: a qualifying result can no longer change.")  # R69
+    if battle.is_decided and not reason.strip():
+        raise DomainError("This battle has a result already: give a reason for the correction.", field="reason")
+    if respect_shown is False:
+        raise DomainError("A general who refuses General Respect is disqualified, not defeated: record a "
+                          "disqualification for refused General Respect instead.", field="respect_shown")
+
+    winner = _general_of(battle, winner, "winner")
+    forfeited_by = _general_of(battle, forfeited_by, "forfeited_by")
+    player_1 = _general_of(battle, player_1, "player_1")
+    kinds = {Battle.Kind.VICTORY, Battle.Kind.STALEMATE, Battle.Kind.RESOLVE, Battle.Kind.FORFEIT}
+    if kind not in kinds:
+        raise DomainError(f"A result is one of {', '.join(sorted(kinds))}, not {kind!r}.", field="kind")
+    if kind == Battle.Kind.VICTORY:
+        if winner is None:
+            raise DomainError("A victory needs its winner.", field="winner")
+        if condition not in Battle.Condition.values:
+            raise DomainError(f"A victory needs its condition: one of {', '.join(Battle.Condition.values)}.",
+                              field="condition")
+    else:
+        if kind == Battle.Kind.FORFEIT and forfeited_by is None:
+            raise DomainError("A forfeit needs the general who forfeited.", field="forfeited_by")
+        winner = (battle.opponent_of(forfeited_by) if kind == Battle.Kind.FORFEIT else None)
+        condition = ""
+    if kind != Battle.Kind.FORFEIT:
+        forfeited_by = None
+    disqualified = set(event.disqualifications.values_list("general_id", flat=True))
+    if {battle.general_a_id, battle.general_b_id} & disqualified and not battle.is_decided:
+        raise Conflict("A general of this battle is disqualified: the battle is not fought (R23).")
+
+    before = battle_snapshot(battle) if battle.is_decided else None
+    battle.kind, battle.winner, battle.condition, battle.forfeited_by = kind, winner, condition, forfeited_by
+    battle.player_1, battle.respect_shown, battle.decided_at = player_1, respect_shown, timezone.now()
+    battle_result(battle)  # the domain validates the outcome once more before anything is saved
+    battle.save()
+    if before and battle.group_id and battle.group.winner_id:
+        # A correction may change who tops the group; the Final Group does not exist yet (checked above).
+        Group.objects.filter(pk=battle.group_id).update(winner=None)
+    audit(event, actor, "result corrected" if before else "result recorded", battle_subject(battle),
+          before=before, after=battle_snapshot(battle), reason=reason)
+
+    offer = None  # R68: offered to the organizer, not applied
+    if kind == Battle.Kind.FORFEIT and event.forfeits_to_disqualify and forfeited_by.pk not in disqualified:
+        count = Battle.objects.filter(event=event, kind=Battle.Kind.FORFEIT, forfeited_by=forfeited_by).count()
+        if count >= event.forfeits_to_disqualify:
+            offer = forfeited_by
+    advance(event, actor=actor)
+    return RecordedResult(battle=battle, offer_disqualification=offer)
+
+
+def battle_subject(battle):
+    where = battle.group.name if battle.group_id else (battle.season.name if battle.season_id else "")
+    label = "playoff" if battle.playoff else f"round {battle.round} battle {battle.number}"
+    return f"{where} {label}: {battle.general_a.name} v {battle.general_b.name}".strip()
+
+
+# --- disqualification ---------------------------------------------------------------------------
+
+@transaction.atomic
+def disqualify(event, general, *, reason, details="", actor=None):
+    """R23: played battles stand; every battle still scheduled is not fought and gives the opponent 1 OPP.
+    The general keeps a place in the standings, marked, and cannot advance or win."""
+    event = _locked(event)
+    if reason not in Disqualification.Reason.values:
+        raise DomainError(f"A disqualification reason is one of {', '.join(Disqualification.Reason.values)}.",
+                          field="reason")
+    if reason == Disqualification.Reason.OTHER and not details.strip():
+        raise DomainError("Say why the general is disqualified.", field="details")
+    if not event.registrations.filter(general=general).exclude(status=Registration.Status.WITHDRAWN).exists():
+        raise DomainError(f"{general.name} is not a participant of {event.name}.", field="general")
+    if event.disqualifications.filter(general=general).exists():
+        raise Conflict(f"{general.name} is disqualified from {event.name} already.")
+    if event.state == Event.State.COMPLETE:
+        raise Conflict(f"{event.name} is complete: nobody can be disqualified any more.")
+    Disqualification.objects.create(event=event, general=general, reason=reason, details=details,
+                                    decided_by=actor if getattr(actor, "pk", None) else None)
+    unplayed = event.battles.filter(kind="").filter(Q(general_a=general) | Q(general_b=general))
+    unplayed_regular = list(unplayed.filter(playoff=False))
+    for battle in unplayed_regular:
+        battle.kind, battle.forfeited_by, battle.decided_at = Battle.Kind.UNPLAYED_DQ, general, timezone.now()
+        battle.save()
+    # R70: a pending playoff with a disqualified general is moot: the tie is recomputed without them.
+    unplayed.filter(playoff=True).delete()
+    label = dict(Disqualification.Reason.choices)[reason]
+    audit(event, actor, "disqualified", general.name, after={"reason": label, "unplayed_battles":
+                                                             len(unplayed_regular)},
+          reason=details or label)
+    advance(event, actor=actor)
+
+
+@transaction.atomic
+def disqualify_for_refused_respect(battle, general, *, actor=None):
+    """Seed, General Respect: a general who refuses it is immediately disqualified."""
+    general = _general_of(battle, general, "general")
+    disqualify(battle.event, general, reason=Disqualification.Reason.RESPECT,
+               details=f"Refused General Respect before {battle_subject(battle)}.", actor=actor)
+
+
+# --- standings ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class StandingsTable:
+    rows: list  # domain StandingRow, in order
+    generals: dict  # key -> General
+    pending_results: int
+
+    def entries(self):
+        return [(row, self.generals[row.general]) for row in self.rows]
+
+
+def disqualified_keys(event):
+    return {str(pk) for pk in event.disqualifications.values_list("general_id", flat=True)}
+
+
+def _table(event, generals, *, group_id=None, season_id=None):
+    """Counted by the database (tournaments/tallies.py), ranked by the domain (R24)."""
+    generals = {g.key: g for g in generals}
+    tallies = count_in_database(generals=list(generals), forfeit_award=event.forfeit_award, group_id=group_id,
+                                season_id=season_id)
+    rows = rank_tallies(tallies, disqualified=disqualified_keys(event))
+    return StandingsTable(rows=rows, generals=generals,
+                          pending_results=sum(t["pending"] for t in tallies.values()) // 2)
+
+
+def _battles(queryset):
+    return list(queryset.select_related("general_a", "general_b", "winner", "forfeited_by"))
+
+
+def group_standings(group):
+    generals = General.objects.filter(group_memberships__group=group)
+    return _table(group.event, generals, group_id=group.pk)
+
+
+def season_standings(season):
+    event = season.event
+    generals = General.objects.filter(registrations__event=event).exclude(
+        registrations__event=event, registrations__status=Registration.Status.WITHDRAWN)
+    return _table(event, generals, season_id=season.pk)
+
+
+# --- advancement and playoffs ---------------------------------------------------------------------
+
+def _settle(event, table, battles_qs, create_playoff, *, actor):
+    """Who takes first place of a finished round robin: decided at once, or after playoffs (R24).
+    Returns the winning General, or None while playoffs are pending (or nobody is eligible)."""
+    decision = decide_place(table.rows, 1)
+    if decision.decided is not None:
+        return table.generals[decision.decided]
+    if not decision.tied:
+        return None
+    playoff_battles = _battles(battles_qs.filter(playoff=True))
+    tied = set(decision.tied)
+    state = next_playoff_pairings(list(decision.tied),
+                                  [battle_result(b) for b in playoff_battles
+                                   if b.kind and {b.general_a.key, b.general_b.key} <= tied])
+    undecided = {frozenset((b.general_a.key, b.general_b.key)): b for b in playoff_battles if not b.kind}
+    wanted = {frozenset(p) for p in state.pending}
+    for pairing, battle in undecided.items():
+        if pairing not in wanted:
+            battle.delete()
+    for first, second in state.pending:
+        if frozenset((first, second)) not in undecided:
+            create_playoff(table.generals[first], table.generals[second])
+            audit(event, actor, "playoff scheduled", f"{table.generals[first].name} v "
+                  f"{table.generals[second].name}",
+                  reason="Tied after every tie-breaker at the place that matters (R24).")
+    return table.generals[state.winner] if state.winner else None
+
+
+def _playoff_creator(event, *, group=None, season=None):
+    def create(first, second):
+        existing = Battle.objects.filter(event=event, group=group, season=season, playoff=True)
+        number = (existing.aggregate(n=Max("number"))["n"] or 0) + 1
+        Battle.objects.create(event=event, group=group, season=season, playoff=True, round=1, number=number,
+                              general_a=first, general_b=second)
+    return create
+
+
+def _finished(battles_qs):
+    return not battles_qs.filter(playoff=False, kind="").exists()
+
+
+def advance(event, *, actor=None):
+    """Moves the event on as far as its results allow: group winners, the Final Group, the Victor."""
+    if event.kind != Event.Kind.TOURNAMENT or event.state in (Event.State.REGISTRATION, Event.State.COMPLETE):
+        return
+    qualifying = list(event.groups.filter(stage=Group.Stage.QUALIFYING))
+    final = event.groups.filter(stage=Group.Stage.FINAL).first()
+    if final is None:
+        settled = 0
+        for group in qualifying:
+            if group.winner_id:
+                settled += 1
+                continue
+            if not _finished(group.battles.all()):
+                continue
+            winner = _settle(event, group_standings(group), group.battles.all(),
+                             _playoff_creator(event, group=group), actor=actor)
+            if winner is not None:
+                group.winner = winner
+                group.save()
+                audit(event, actor, "advanced", winner.name, reason=f"Top of {group.name}.")
+                settled += 1
+        if settled < len(qualifying) or any(g.winner_id is None for g in qualifying):
+            return
+        winners = [g.winner for g in qualifying]
+        final = _create_round_robin_group(event, Group.Stage.FINAL, 0, "Final Group", winners)
+        event.state = Event.State.FINAL
+        event.save()
+        audit(event, actor, "final group formed", final.name, after={"generals": [g.name for g in winners]})
+    if not _finished(final.battles.all()):
+        return
+    victor = _settle(event, group_standings(final), final.battles.all(), _playoff_creator(event, group=final),
+                     actor=actor)
+    if victor is None:
+        waiting_for_playoff = final.battles.filter(playoff=True, kind="").exists()
+        event.state = Event.State.PLAYOFF if waiting_for_playoff else Event.State.FINAL
+        event.save()
+        return
+    final.winner = victor
+    final.save()
+    event.victor, event.state = victor, Event.State.COMPLETE
+    event.save()
+    audit(event, actor, "victor crowned", victor.name)
+
+
+# --- leagues --------------------------------------------------------------------------------------
+
+@transaction.atomic
+def open_season(event, name, *, actor=None):
+    event = _locked(event)
+    if event.kind != Event.Kind.LEAGUE:
+        raise DomainError(f"{event.name} is a tournament: seasons belong to leagues.")
+    if event.seasons.exclude(state=Season.State.CLOSED).exists():
+        raise Conflict(f"{event.name} has an open season: close it before opening the next.")
+    number = (event.seasons.aggregate(n=Max("number"))["n"] or 0) + 1
+    season = Season.objects.create(event=event, number=number, name=name or f"Season {number}")
+    audit(event, actor, "season opened", season.name)
+    return season
+
+
+@transaction.atomic
+def schedule_league_battle(season, general_a, general_b, *, actor=None):
+    event = _locked(season.event)
+    if season.state != Season.State.OPEN:
+        raise Conflict(f"{season.name} is not open for new battles.")
+    if general_a.pk == general_b.pk:
+        raise DomainError("A battle needs two different generals.", field="general_b")
+    members = set(event.registrations.filter(status=Registration.Status.ACTIVE).values_list("general_id",
+                                                                                               flat=True))
+    for general in (general_a, general_b):
+        if general.pk not in members:
+            raise DomainError(f"{general.name} is not a member of {event.name}.", field="general")
+        if event.disqualifications.filter(general=general).exists():
+            raise Conflict(f"{general.name} is disqualified from {event.name}.")
+    number = (season.battles.aggregate(n=Max("number"))["n"] or 0) + 1
+    battle = Battle.objects.create(event=event, season=season, round=1, number=number,
+                                   general_a=general_a, general_b=general_b)
+    audit(event, actor, "battle scheduled", battle_subject(battle))
+    return battle
+
+
+@transaction.atomic
+def report_league_battle(season, general_a, general_b, *, actor=None, **result):
+    """A battle the members arranged themselves: scheduled and recorded in one step."""
+    battle = schedule_league_battle(season, general_a, general_b, actor=actor)
+    return record_result(battle, actor=actor, **result)
+
+
+@transaction.atomic
+def close_season(season, *, actor=None):
+    """Closes a season: its champion by OPP and tie-breakers, or playoff battles when still tied (R24)."""
+    event = _locked(season.event)
+    season = Season.objects.select_for_update().get(pk=season.pk)
+    if season.state == Season.State.CLOSED:
+        raise Conflict(f"{season.name} is closed already.")
+    open_battles = season.battles.filter(playoff=False, kind="").count()
+    if open_battles:
+        raise DomainError(f"{season.name} has {open_battles} scheduled battle(s) without a result: record them "
+                          "or remove them first.")
+    champion = _settle(event, season_standings(season), season.battles.all(),
+                       _playoff_creator(event, season=season), actor=actor)
+    if champion is None:
+        season.state = Season.State.PLAYOFF
+        season.save()
+        return None
+    season.champion, season.state = champion, Season.State.CLOSED
+    season.save()
+    audit(event, actor, "season closed", season.name, after={"champion": champion.name})
+    return champion
+
+
+@transaction.atomic
+def record_season_playoff(battle, *, actor=None, **result):
+    """A league playoff result; when it decides the tie the season closes with its champion."""
+    recorded = record_result(battle, actor=actor, **result)
+    if Season.objects.get(pk=battle.season_id).state == Season.State.PLAYOFF:
+        close_season(battle.season, actor=actor)
+    return recorded

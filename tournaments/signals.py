@@ -1,0 +1,31 @@
+"""Keeps the scoreboard's cached head in step with the event: every change writes an audit entry,
+and publishing or unpublishing changes the event itself. The head is dropped after the commit, so
+the next poll reads the committed state."""
+from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
+
+from tournaments.models import AuditEntry, Event
+from tournaments.queries import forget_scoreboard_head
+
+
+@receiver(post_save, sender=AuditEntry)
+def audit_entry_saved(sender, instance, **kwargs):
+    slug = Event.objects.filter(pk=instance.event_id).values_list("slug", flat=True).first()
+    if slug:
+        _forget_now_and_after_commit(slug)
+
+
+@receiver(post_save, sender=Event)
+def event_saved(sender, instance, **kwargs):
+    _forget_now_and_after_commit(instance.slug)
+
+
+def _forget_now_and_after_commit(slug):
+    # Now, for readers inside this transaction; again after the commit, in case another request
+    # cached the old state in between.
+    from tournaments.api.scoreboard import forget_local_head
+
+    for forget in (forget_scoreboard_head, forget_local_head):
+        forget(slug)
+        transaction.on_commit(lambda forget=forget: forget(slug))
