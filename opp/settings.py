@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
     "opp",
@@ -164,7 +165,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "opp.cache.ReusingRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "opp",
         }
@@ -193,9 +194,28 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
+    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    # A venue screen polling every 2 s uses 30/min; conditional requests (304) count too.
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": os.environ.get("API_THROTTLE_ANON", "120/min"),
+        "user": os.environ.get("API_THROTTLE_USER", "600/min"),
+        "scoreboard": os.environ.get("API_THROTTLE_SCOREBOARD", "1200/min"),
+    },
+    # Which address is the client's, for throttling: 0 trusts no X-Forwarded-For header (a client could
+    # forge it); behind N reverse proxies that append it, set API_NUM_PROXIES=N.
+    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0),
 }
 
 SPECTACULAR_SETTINGS = {
@@ -203,6 +223,15 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Events, generals, battles, verdicts and standings of WARLINE organized play.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournaments.api.schema.add_error_responses",
+    ],
+    "ENUM_NAME_OVERRIDES": {
+        "BattleKindEnum": "tournaments.models.Battle.Kind",
+        "ReportedKindEnum": ["victory", "stalemate", "resolve", "forfeit"],
+        "VictoryConditionEnum": "tournaments.models.Battle.Condition",
+    },
 }
 
 if not DEBUG:

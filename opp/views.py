@@ -10,3 +10,25 @@ def healthz(request):
     status = overall(checks)
     body = {"status": status, "checks": {c.name: {"ok": c.ok, "detail": c.detail} for c in checks}}
     return JsonResponse(body, status=503 if status == "down" else 200)
+
+
+def _wants_json(request):
+    return request.path.startswith("/api/")
+
+
+def not_found(request, exception=None):
+    """API clients get the API's error body for addresses that match no route; people get a page."""
+    if _wants_json(request):
+        return JsonResponse({"detail": "Nothing is at this address.", "code": "not_found"}, status=404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def server_error(request):
+    if _wants_json(request):
+        return JsonResponse({"detail": "The server failed; the error is logged.", "code": "server_error"},
+                            status=500)
+    from django.views.defaults import server_error as default_server_error
+
+    return default_server_error(request)

@@ -53,7 +53,7 @@ def test_without_redis_jobs_run_in_process_and_with_it_on_the_broker():
     assert without.stdout.split() == ["True", "memory://", "django.core.cache.backends.locmem.LocMemCache"]
     with_redis = manage("shell", "-v", "0", "-c", code, env={"DEBUG": "true", "REDIS_URL": "redis://127.0.0.1:6379/3"})
     assert with_redis.stdout.split() == [
-        "False", "redis://127.0.0.1:6379/3", "django.core.cache.backends.redis.RedisCache"]
+        "False", "redis://127.0.0.1:6379/3", "opp.cache.ReusingRedisCache"]
 
 
 def test_a_malformed_boolean_is_refused_with_its_name():

@@ -1,0 +1,305 @@
+"""The REST API as scoreboards, organizers and players use it, with every permission rule."""
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tournaments import services
+from tournaments.demo import load_demo
+from tournaments.models import Battle, Event, General
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organizer():
+    return get_user_model().objects.create_user("olga", password="pw")
+
+
+@pytest.fixture
+def stranger():
+    return get_user_model().objects.create_user("sam", password="pw")
+
+
+def client_for(user=None):
+    client = APIClient()
+    if user:
+        client.force_authenticate(user)
+    return client
+
+
+@pytest.fixture
+def open_event(organizer):
+    event = services.create_event(name="Harbour Open", slug="harbour-open", actor=organizer)
+    for name in ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]:
+        services.register(event, General.objects.create(name=name), actor=organizer)
+    return event
+
+
+def assert_error(response, status, code, *, field=None, says=None):
+    assert response.status_code == status, response.content
+    body = response.json()
+    assert body["code"] == code and body["detail"]
+    if field:
+        assert field in body["fields"]
+    if says:
+        assert says in body["detail"]
+
+
+def test_anyone_reads_published_events_and_their_standings():
+    event = load_demo()
+    anonymous = client_for()
+    listing = anonymous.get("/api/v1/events/").json()
+    assert event.slug in [e["slug"] for e in listing["results"]]
+    standings = anonymous.get(f"/api/v1/events/{event.slug}/standings/").json()
+    first_group = standings["tables"][0]
+    row = first_group["rows"][0]
+    for key in ("opp", "victories", "shackle_victories", "crush_victories", "paralyze_victories",
+                "blunt_victories", "stalemate_defeats", "resolve_defeats", "place", "shared", "disqualified"):
+        assert key in row
+    assert [t["key"] for t in standings["tiebreakers"]][0] == "opp"
+
+
+def test_unpublished_events_are_hidden_from_everyone_but_organizers(open_event, organizer, stranger):
+    open_event.published = False
+    open_event.save()
+    assert client_for(stranger).get(f"/api/v1/events/{open_event.slug}/").status_code == 404
+    assert client_for(organizer).get(f"/api/v1/events/{open_event.slug}/").status_code == 200
+
+
+def test_creating_an_event_needs_a_signed_in_user_who_becomes_organizer(stranger):
+    anonymous = client_for().post("/api/v1/events/", {"name": "X", "slug": "x"}, format="json")
+    assert anonymous.status_code in (401, 403) and anonymous.json()["code"] == "not_authenticated"
+    created = client_for(stranger).post("/api/v1/events/", {"name": "Spring Open", "slug": "spring-open",
+                                                             "variants": ["double_time"]}, format="json")
+    assert created.status_code == 201, created.content
+    assert created.json()["organizers"] == ["sam"] and created.json()["variants"] == ["double_time"]
+
+
+def test_bad_input_gets_a_400_that_names_the_field(stranger):
+    response = client_for(stranger).post("/api/v1/events/", {"name": "Y", "slug": "y",
+                                                              "variants": ["army_recruiting"],
+                                                              "battalion_count": 3}, format="json")
+    assert_error(response, 400, "invalid", field="battalion_count", says="at least 6")
+    assert not Event.objects.filter(slug="y").exists()
+    response = client_for(stranger).post("/api/v1/events/", {"name": "Z", "slug": "z", "variants": ["laser"]},
+                                         format="json")
+    assert_error(response, 400, "invalid", field="variants[0]")
+
+
+def test_only_organizers_change_an_event(open_event, stranger, organizer):
+    response = client_for(stranger).patch(f"/api/v1/events/{open_event.slug}/", {"venue": "Pier 9"},
+                                          format="json")
+    assert_error(response, 403, "permission_denied")
+    response = client_for(organizer).patch(f"/api/v1/events/{open_event.slug}/", {"venue": "Pier 9"},
+                                           format="json")
+    assert response.status_code == 200 and response.json()["venue"] == "Pier 9"
+
+
+def test_variants_are_fixed_once_the_event_started(open_event, organizer):
+    organizer_client = client_for(organizer)
+    organizer_client.post(f"/api/v1/events/{open_event.slug}/form-groups/", {"group_count": 2, "seed": 1},
+                          format="json")
+    response = organizer_client.patch(f"/api/v1/events/{open_event.slug}/", {"variants": ["terrain"]},
+                                      format="json")
+    assert_error(response, 409, "conflict", says="cannot change")
+
+
+def test_forming_groups_previews_then_saves_and_refuses_impossible_counts(open_event, organizer, stranger):
+    url = f"/api/v1/events/{open_event.slug}/form-groups/"
+    assert_error(client_for(stranger).post(url, {"group_count": 2}, format="json"), 403, "permission_denied")
+    organizer_client = client_for(organizer)
+    assert_error(organizer_client.post(url, {"group_count": 3}, format="json"), 400, "invalid",
+                 field="group_count", says="2 groups of 4 or 4 groups of 2")
+    preview = organizer_client.post(url, {"group_count": 2, "seed": 42, "preview": True}, format="json").json()
+    assert preview["saved"] is False and not open_event.groups.exists()
+    saved = organizer_client.post(url, {"group_count": 2, "seed": 42}, format="json").json()
+    assert saved["groups"] == preview["groups"] and saved["seed"] == 42
+    groups = client_for().get(f"/api/v1/events/{open_event.slug}/groups/").json()
+    assert [len(g["members"]) for g in groups] == [4, 4]
+
+
+def test_registering_generals_by_id_or_new_name(open_event, organizer):
+    event = services.create_event(name="Small", slug="small", actor=organizer)
+    existing = General.objects.create(name="Ivy")
+    c = client_for(organizer)
+    assert c.post("/api/v1/events/small/registrations/", {"general": existing.pk}, format="json").status_code == 201
+    created = c.post("/api/v1/events/small/registrations/", {"name": "Jon"}, format="json")
+    assert created.status_code == 201 and created.json()["general"]["name"] == "Jon"
+    assert_error(c.post("/api/v1/events/small/registrations/", {"general": existing.pk}, format="json"), 400,
+                 "invalid", says="already registered")
+    assert_error(c.post("/api/v1/events/small/registrations/", {}, format="json"), 400, "invalid",
+                 field="general")
+    assert [r["general"]["name"] for r in c.get("/api/v1/events/small/registrations/").json()] == ["Ivy", "Jon"]
+    assert event.registrations.count() == 2
+
+
+def test_recording_a_result_updates_standings_and_the_scoreboard(open_event, organizer, stranger):
+    services.form_groups(open_event, 2, "random", seed=3)
+    battle = open_event.battles.first()
+    scoreboard_url = f"/api/v1/events/{open_event.slug}/scoreboard/"
+    screen = client_for()
+    first = screen.get(scoreboard_url)
+    etag = first.headers["ETag"]
+    assert first.headers["Last-Modified"]
+    assert screen.get(scoreboard_url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+
+    url = f"/api/v1/battles/{battle.pk}/result/"
+    body = {"kind": "victory", "winner": battle.general_a_id, "condition": "shackle"}
+    assert_error(client_for(stranger).post(url, body, format="json"), 403, "permission_denied")
+    response = client_for(organizer).post(url, body, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["result"]["opp"][str(battle.general_a_id)] == 5
+
+    changed = screen.get(scoreboard_url, HTTP_IF_NONE_MATCH=etag)
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    rows = [row for table in changed.json()["tables"] for row in table["rows"]]
+    assert {"general": {"id": battle.general_a_id, "name": battle.general_a.name}}.items() <= \
+        next(r for r in rows if r["general"]["id"] == battle.general_a_id).items()
+    assert next(r for r in rows if r["general"]["id"] == battle.general_a_id)["opp"] == 5
+    assert changed.json()["latest_results"][0]["id"] == battle.pk
+
+
+def test_result_errors_name_the_field_and_save_nothing(open_event, organizer):
+    services.form_groups(open_event, 2, "random", seed=3)
+    battle = open_event.battles.first()
+    c = client_for(organizer)
+    url = f"/api/v1/battles/{battle.pk}/result/"
+    assert_error(c.post(url, {"kind": "victory", "winner": battle.general_a_id}, format="json"), 400, "invalid",
+                 field="condition")
+    assert_error(c.post(url, {"kind": "victory", "winner": 999999, "condition": "crush"}, format="json"), 400,
+                 "invalid", field="winner")
+    assert_error(c.post(url, {"kind": "draw"}, format="json"), 400, "invalid", field="kind")
+    battle.refresh_from_db()
+    assert not battle.kind
+    c.post(url, {"kind": "stalemate"}, format="json")
+    assert_error(c.post(url, {"kind": "resolve"}, format="json"), 400, "invalid", field="reason")
+
+
+def test_forfeit_reaching_the_limit_offers_disqualification_then_disqualify(open_event, organizer):
+    services.form_groups(open_event, 2, "random", seed=3)
+    group = open_event.groups.get(index=0)
+    absent = group.members.first().general
+    c = client_for(organizer)
+    bodies = []
+    for battle in group.battles.filter(general_a=absent) | group.battles.filter(general_b=absent):
+        bodies.append(c.post(f"/api/v1/battles/{battle.pk}/result/", {"kind": "forfeit",
+                                                                        "forfeited_by": absent.pk},
+                             format="json").json())
+        if "offer_disqualification" in bodies[-1]:
+            break
+    assert bodies[-1]["offer_disqualification"]["id"] == absent.pk and len(bodies) == 2
+    response = c.post(f"/api/v1/events/{open_event.slug}/disqualifications/",
+                      {"general": absent.pk, "reason": "forfeits"}, format="json")
+    assert response.status_code == 201
+    assert Battle.objects.filter(event=open_event, kind="unplayed_dq").count() == 1
+    assert_error(c.post(f"/api/v1/events/{open_event.slug}/disqualifications/",
+                        {"general": absent.pk, "reason": "forfeits"}, format="json"), 409, "conflict")
+
+
+def test_audit_trail_is_for_organizers_only(open_event, organizer, stranger):
+    assert_error(client_for(stranger).get(f"/api/v1/events/{open_event.slug}/audit/"), 403, "permission_denied")
+    entries = client_for(organizer).get(f"/api/v1/events/{open_event.slug}/audit/").json()["results"]
+    assert {"registered", "event created"} <= {e["action"] for e in entries}
+
+
+def test_token_authentication(open_event, organizer):
+    token = Token.objects.create(user=organizer)
+    c = APIClient()
+    c.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    response = c.post(f"/api/v1/events/{open_event.slug}/close-registration/")
+    assert response.status_code == 200 and response.json()["partitions"] == [[2, 4], [4, 2]]
+
+
+def test_obtaining_a_token_with_username_and_password(organizer):
+    response = APIClient().post("/api/v1/auth/token/", {"username": "olga", "password": "pw"}, format="json")
+    assert response.status_code == 200 and response.json()["token"]
+    wrong = APIClient().post("/api/v1/auth/token/", {"username": "olga", "password": "no"}, format="json")
+    assert_error(wrong, 400, "invalid")
+
+
+def test_battles_filter_by_event_general_and_decided():
+    event = load_demo()
+    c = client_for()
+    open_battles = c.get(f"/api/v1/battles/?event={event.slug}&decided=false").json()
+    assert open_battles["count"] == event.battles.filter(kind="").count()
+    general = event.groups.first().members.first().general
+    mine = c.get(f"/api/v1/battles/?event={event.slug}&general={general.pk}").json()["results"]
+    assert mine and all(general.pk in (b["general_a"]["id"], b["general_b"]["id"]) for b in mine)
+
+
+def test_crosstables_and_unknown_things_are_404_with_the_error_body():
+    event = load_demo()
+    grids = client_for().get(f"/api/v1/events/{event.slug}/crosstables/").json()["groups"]
+    assert len(grids[0]["cells"]) == 4 and grids[0]["cells"][0][0]["text"] == "—"
+    assert_error(client_for().get("/api/v1/events/nope/"), 404, "not_found")
+
+
+def test_league_battles_reported_through_the_api(organizer):
+    league = services.create_event(name="Pier League", slug="pier", kind="league", actor=organizer)
+    ada, ben = General.objects.create(name="Ada"), General.objects.create(name="Ben")
+    for g in (ada, ben):
+        services.register(league, g)
+    c = client_for(organizer)
+    season = c.post("/api/v1/events/pier/seasons/", {"name": "Autumn"}, format="json").json()
+    reported = c.post(f"/api/v1/seasons/{season['id']}/battles/",
+                      {"general_a": ada.pk, "general_b": ben.pk,
+                       "result": {"kind": "victory", "winner": ada.pk, "condition": "crush"}}, format="json")
+    assert reported.status_code == 201, reported.content
+    closed = c.post(f"/api/v1/seasons/{season['id']}/close/").json()
+    assert closed["state"] == "closed" and closed["champion"]["id"] == ada.pk
+
+
+def test_schema_and_docs_are_served():
+    c = client_for()
+    schema = c.get("/api/schema/")
+    assert schema.status_code == 200 and b"/api/v1/events/{slug}/standings/" in schema.content
+    assert c.get("/api/docs/").status_code == 200
+
+
+def test_anonymous_clients_are_throttled_with_the_error_body(monkeypatch):
+    from django.core.cache import cache
+    from rest_framework.throttling import SimpleRateThrottle
+
+    monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "2/min", "user": "600/min"})
+    cache.clear()
+    anonymous = client_for()
+    assert [anonymous.get("/api/v1/events/").status_code for _ in range(2)] == [200, 200]
+    assert_error(anonymous.get("/api/v1/events/"), 429, "throttled")
+    cache.clear()
+
+
+def test_scoreboard_answers_if_modified_since_and_follows_publishing(open_event, organizer):
+    services.form_groups(open_event, 2, "random", seed=3)
+    url = f"/api/v1/events/{open_event.slug}/scoreboard/"
+    screen = client_for()
+    first = screen.get(url)
+    assert first.status_code == 200
+    assert screen.get(url, HTTP_IF_MODIFIED_SINCE=first.headers["Last-Modified"]).status_code == 304
+    open_event.published = False
+    open_event.save()
+    assert_error(screen.get(url), 404, "not_found")
+    assert client_for(organizer).get(url).status_code == 200
+
+
+def test_numbers_beyond_the_database_are_bad_input_not_server_errors(open_event, organizer):
+    services.form_groups(open_event, 2, "random", seed=3)
+    battle = open_event.battles.first()
+    huge = 2**70
+    response = client_for(organizer).post(f"/api/v1/battles/{battle.pk}/reports/",
+                                          {"kind": "victory", "winner": huge, "condition": "crush"}, format="json")
+    assert_error(response, 400, "invalid")
+    assert_error(client_for().get(f"/api/v1/battles/?general={huge}"), 400, "invalid")
+
+
+def test_a_screen_polling_too_often_is_throttled(open_event, settings):
+    from tournaments.api import scoreboard
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "scoreboard": "3/min"}}
+    scoreboard._polls.clear()
+    screen = client_for()
+    url = f"/api/v1/events/{open_event.slug}/scoreboard/"
+    assert [screen.get(url).status_code for _ in range(3)] == [200, 200, 200]
+    assert_error(screen.get(url), 429, "throttled")
+    scoreboard._polls.clear()

@@ -1,0 +1,110 @@
+"""The scoreboard's hot path. Venue screens poll it every few seconds, so a poll of a published event
+is answered by a plain Django view without DRF's request machinery and, most of the time, without
+leaving the process:
+
+- the head (event, revision) is kept in process memory for `SCOREBOARD_LOCAL_SECONDS` (1 s): another
+  web process may show a change up to that long after it happened (this process forgets at once,
+  see tournaments/signals.py); behind that, the shared cache and the database as before;
+- a revision's document never changes, so it is kept in process memory too (the last few);
+- the throttle counts each client's polls per minute in process memory (a fixed window per web
+  process: with N processes a client may make up to N times the rate).
+
+Everything else (an unknown or unpublished event, other methods) goes to the DRF action, which gives
+the same answers and is what the OpenAPI schema documents."""
+import threading
+import time
+from collections import OrderedDict
+
+from django.conf import settings
+from django.http import HttpResponse, JsonResponse
+from django.utils.http import http_date, parse_http_date_safe, quote_etag
+
+from tournaments import queries
+
+_lock = threading.Lock()
+_heads = {}  # slug -> (expires at, head)
+_documents = OrderedDict()  # (event, revision) -> document
+_DOCUMENTS_KEPT = 64
+_polls = {}  # client -> (window start, count)
+
+
+def forget_local_head(slug):
+    with _lock:
+        _heads.pop(slug, None)
+
+
+def _local_head(slug):
+    now = time.monotonic()
+    entry = _heads.get(slug)
+    if entry and entry[0] > now:
+        return entry[1]
+    head = queries.scoreboard_head(slug)
+    if head is not None:
+        with _lock:
+            _heads[slug] = (now + getattr(settings, "SCOREBOARD_LOCAL_SECONDS", 1.0), head)
+    return head
+
+
+def _document(event, revision):
+    key = (event, revision)
+    document = _documents.get(key)
+    if document is None:
+        document = queries.cached_scoreboard(event, revision)
+        with _lock:
+            _documents[key] = document
+            while len(_documents) > _DOCUMENTS_KEPT:
+                _documents.popitem(last=False)
+    return document
+
+
+def _throttled(request):
+    """Seconds to wait when the client exceeded its polls per minute, else None."""
+    if request.user.is_authenticated:
+        return None
+    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["scoreboard"]
+    allowed = int(rate.split("/")[0])
+    client = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip() \
+        if settings.REST_FRAMEWORK.get("NUM_PROXIES") else request.META.get("REMOTE_ADDR", "")
+    window = int(time.time() // 60)
+    with _lock:
+        start, count = _polls.get(client, (window, 0))
+        if start != window:
+            start, count = window, 0
+            if len(_polls) > 100_000:  # a new minute: forget last minute's clients
+                _polls.clear()
+        if count >= allowed:
+            return 60 - int(time.time() % 60)
+        _polls[client] = (start, count + 1)
+    return None
+
+
+def conditional_answer(request_headers, head):
+    """(status, headers, document or None) for a poll of one revision of the event."""
+    etag = quote_etag(f"{head['event']}-{head['revision']}")
+    headers = {"ETag": etag, "Last-Modified": http_date(head["at"]), "Cache-Control": "no-cache"}
+    if_none_match = request_headers.get("If-None-Match")
+    if if_none_match:
+        if etag in [tag.strip() for tag in if_none_match.split(",")]:
+            return 304, headers, None
+    else:
+        since = parse_http_date_safe(request_headers.get("If-Modified-Since") or "")
+        if since is not None and int(head["at"]) <= since:
+            return 304, headers, None
+    return 200, headers, _document(head["event"], head["revision"])
+
+
+def scoreboard(request, slug):
+    from tournaments.api.views import EventViewSet
+
+    head = _local_head(slug) if request.method == "GET" else None
+    if head is None or not head["published"]:
+        return EventViewSet.as_view({"get": "scoreboard"})(request, slug=slug)
+    wait = _throttled(request)
+    if wait is not None:
+        return JsonResponse({"detail": f"Request was throttled. Expected available in {wait} seconds.",
+                             "code": "throttled"}, status=429, headers={"Retry-After": str(wait)})
+    status, headers, document = conditional_answer(request.headers, head)
+    response = HttpResponse(status=304) if document is None else JsonResponse(document)
+    for name, value in headers.items():
+        response[name] = value
+    return response

@@ -1,0 +1,15 @@
+from django.urls import path
+from rest_framework.routers import DefaultRouter
+
+from tournaments.api import scoreboard, views
+
+router = DefaultRouter()
+router.register("events", views.EventViewSet, basename="event")
+router.register("battles", views.BattleViewSet, basename="battle")
+router.register("generals", views.GeneralViewSet, basename="general")
+router.register("seasons", views.SeasonViewSet, basename="season")
+router.register("reports", views.ReportViewSet, basename="report")
+
+# The scoreboard's hot path comes first; it hands everything it does not answer to the router's action.
+urlpatterns = [path("events/<slug:slug>/scoreboard/", scoreboard.scoreboard, name="event-scoreboard-poll"),
+               *router.urls]

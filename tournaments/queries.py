@@ -1,0 +1,193 @@
+"""Read-side helpers shared by the pages, the API and the scoreboard: crosstables and schedules."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from itertools import groupby
+
+from django.core.cache import cache
+
+from tournaments.domain import TIEBREAKERS, opp_awards
+from tournaments.services import battle_result, group_standings, season_standings
+
+RESULT_LETTER = {"victory": "W", "forfeit": "W"}
+
+
+@dataclass(frozen=True)
+class Cell:
+    text: str  # "W 5", "L 0", "S -1", "R -10", "F", "DQ", "" (not played yet), "—" (the diagonal)
+    opp: int | None
+    css: str
+    battle_id: int | None = None
+
+
+def _cell_for(battle, row_general, event):
+    result = battle_result(battle)
+    if result.outcome is None:
+        return Cell(text="·", opp=None, css="pending", battle_id=battle.pk)
+    opp = opp_awards(result, event.forfeit_award)[row_general.key]
+    kind = battle.kind
+    if kind == "victory":
+        won = battle.winner_id == row_general.pk
+        return Cell(text=f"{'W' if won else 'L'} {opp}", opp=opp, css="win" if won else "loss",
+                    battle_id=battle.pk)
+    if kind == "forfeit":
+        lost = battle.forfeited_by_id == row_general.pk
+        return Cell(text=f"{'F' if lost else 'W'} {opp}", opp=opp, css="loss" if lost else "win",
+                    battle_id=battle.pk)
+    if kind == "unplayed_dq":
+        return Cell(text=f"DQ {opp}", opp=opp, css="dq", battle_id=battle.pk)
+    return Cell(text=f"{'S' if kind == 'stalemate' else 'R'} {opp}", opp=opp, css="draw", battle_id=battle.pk)
+
+
+def crosstable(group):
+    """Rows and columns in standings order; each cell is the row general's result and OPP."""
+    table = group_standings(group)
+    order = [table.generals[row.general] for row in table.rows]
+    battles = {}
+    for battle in group.battles.filter(playoff=False).select_related("general_a", "general_b"):
+        battles[frozenset((battle.general_a_id, battle.general_b_id))] = battle
+    grid = []
+    for row_general in order:
+        cells = []
+        for col_general in order:
+            if col_general.pk == row_general.pk:
+                cells.append(Cell(text="—", opp=None, css="self"))
+            else:
+                battle = battles.get(frozenset((row_general.pk, col_general.pk)))
+                cells.append(_cell_for(battle, row_general, group.event) if battle else
+                             Cell(text="", opp=None, css="none"))
+        grid.append((row_general, cells))
+    return order, grid
+
+
+def schedule_by_round(battles):
+    """[(round label, [battles])] with playoffs last."""
+    battles = sorted(battles, key=lambda b: (b.playoff, b.round, b.number))
+    rounds = []
+    for (playoff, number), items in groupby(battles, key=lambda b: (b.playoff, b.round)):
+        rounds.append(("Playoff" if playoff else f"Round {number}", list(items)))
+    return rounds
+
+
+# --- documents for the API and venue screens --------------------------------------------------------
+
+def event_revision(event):
+    """(id, time) of the event's latest change. Every change writes an audit entry, so this names
+    a version of everything the event shows: the scoreboard's ETag and cache key."""
+    latest = event.audit_entries.order_by("-id").values_list("id", "at").first()
+    return latest or (0, event.updated_at)
+
+
+def _brief(general):
+    return {"id": general.pk, "name": general.name} if general else None
+
+
+def standing_rows(table):
+    """Every figure of every row, in order: what standings endpoints and the scoreboard return."""
+    rows = []
+    for row, general in table.entries():
+        rows.append({
+            "place": row.place, "shared": row.shared, "general": {"id": general.pk, "name": general.name},
+            **{metric.key: row.figure(metric.key) for metric in TIEBREAKERS},
+            "played": row.played, "defeats": row.defeats, "forfeits": row.forfeits, "pending": row.pending,
+            "disqualified": row.disqualified,
+        })
+    return rows
+
+
+def standings_tables(event):
+    tables = []
+    for group in event.groups.select_related("winner").order_by("-stage", "index"):
+        table = group_standings(group)
+        tables.append({"kind": "group", "id": group.pk, "name": group.name, "stage": group.stage,
+                       "decided": _brief(group.winner), "pending_results": table.pending_results,
+                       "rows": standing_rows(table)})
+    for season in event.seasons.select_related("champion").order_by("-number"):
+        table = season_standings(season)
+        tables.append({"kind": "season", "id": season.pk, "name": season.name, "stage": None,
+                       "decided": _brief(season.champion), "pending_results": table.pending_results,
+                       "rows": standing_rows(table)})
+    return tables
+
+
+def standings_document(event):
+    return {
+        "event": event.slug,
+        "tiebreakers": [{"key": m.key, "label": m.label, "higher_is_better": m.higher_is_better}
+                        for m in TIEBREAKERS],
+        "tables": standings_tables(event),
+    }
+
+
+def _battle_line(battle):
+    return {"id": battle.pk, "where": battle.group.name if battle.group_id else
+            (battle.season.name if battle.season_id else ""), "round": battle.round, "playoff": battle.playoff,
+            "general_a": _brief(battle.general_a), "general_b": _brief(battle.general_b),
+            "result": battle.outcome_text() if battle.kind else None}
+
+
+def scoreboard_document(event, latest_count=8):
+    """One compact document for venue screens and overlays: every table, the battles of each
+    group's current round still to be decided, and the latest results."""
+    battles = event.battles.select_related("group", "season", "general_a", "general_b", "winner", "forfeited_by")
+    undecided = [b for b in battles.filter(kind="").order_by("group_id", "season_id", "playoff", "round", "number")]
+    current = {}
+    for battle in undecided:
+        key = (battle.group_id, battle.season_id, battle.playoff)
+        current.setdefault(key, battle.round)
+    in_progress = [b for b in undecided if current[(b.group_id, b.season_id, b.playoff)] == b.round]
+    latest = battles.exclude(kind="").exclude(decided_at=None).order_by("-decided_at", "-id")[:latest_count]
+    return {
+        "event": {"slug": event.slug, "name": event.name, "state": event.state, "status": event.status_label,
+                  "victor": _brief(event.victor)},
+        "tables": [{key: table[key] for key in ("name", "stage", "decided", "rows")}
+                   for table in standings_tables(event)],
+        "in_progress": [_battle_line(b) for b in in_progress],
+        "latest_results": [_battle_line(b) for b in latest],
+    }
+
+
+_SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
+
+
+def scoreboard_head_key(slug):
+    return f"scoreboard-head:{slug}"
+
+
+def scoreboard_head(slug):
+    """What a polling screen needs to decide between 304 and a body, without touching the database
+    while nothing changes: {"event": pk, "published", "revision", "at"} or None (no such event).
+    `forget_scoreboard_head` drops it when the event changes (see tournaments/signals.py)."""
+    if not _SLUG.fullmatch(slug):  # no event has it, and it would make a cache key memcached refuses
+        return None
+    key = scoreboard_head_key(slug)
+    head = cache.get(key)
+    if head is None:
+        from tournaments.models import Event
+
+        event = Event.objects.filter(slug=slug).only("pk", "published", "updated_at").first()
+        if event is None:
+            return None
+        revision_id, revision_at = event_revision(event)
+        head = {"event": event.pk, "published": event.published, "revision": revision_id,
+                "at": revision_at.timestamp()}
+        cache.set(key, head, timeout=3600)
+    return head
+
+
+def forget_scoreboard_head(slug):
+    cache.delete(scoreboard_head_key(slug))
+
+
+def cached_scoreboard(event_pk, revision_id):
+    """The scoreboard document of one revision of the event. The key carries the revision, so any
+    change to the event (a confirmed result writes an audit entry) makes the next request rebuild it."""
+    key = f"scoreboard:{event_pk}:{revision_id}"
+    document = cache.get(key)
+    if document is None:
+        from tournaments.models import Event
+
+        document = scoreboard_document(Event.objects.select_related("victor").get(pk=event_pk))
+        cache.set(key, document, timeout=3600)
+    return document

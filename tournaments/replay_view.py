@@ -1,0 +1,40 @@
+"""The replay viewer's data: the battlefield after the formation and after each turn, as plain
+JSON for the page's SVG, and the engine's objection where an invalid log stops."""
+from __future__ import annotations
+
+import rules_engine
+
+
+def _frame(snapshot):
+    state = snapshot.state
+    zones = {}
+    for name in state.board.names:
+        stack, rampart = state.stack_at(name), state.rampart_at(name)
+        if stack or rampart:
+            zones[name] = {"stack": list(stack), "rampart": rampart}
+    battalions = {}
+    for ident in state.ids:
+        view = state.battalion(ident)
+        battalions[ident] = {"general": view.general, "arms": view.arms, "facing": view.facing,
+                             "place": view.place, "zone": view.zone, "tokens": list(view.tokens)}
+    return {"turn": snapshot.turn, "zones": zones, "battalions": battalions}
+
+
+def viewer_document(replay_text):
+    """{"board", "generals", "frames", "error"}; `error` locates the first illegal step, if any."""
+    frames, error = [], None
+    try:
+        replay = rules_engine.load_replay(replay_text)
+    except rules_engine.ReplayError as problem:
+        replay = None
+        error = problem.to_dict()
+    if replay is not None:
+        try:
+            for snapshot in rules_engine.replay_states(replay):
+                frames.append(_frame(snapshot))
+        except rules_engine.ReplayError as problem:
+            error = problem.to_dict()
+    board = {"width": replay.rules.width, "height": replay.rules.height} if replay else None
+    generals = {side: {"name": general.name, "kingdom": general.kingdom}
+                for side, general in zip(("p1", "p2"), replay.generals, strict=True)} if replay else {}
+    return {"board": board, "generals": generals, "frames": frames, "error": error}
