@@ -270,7 +270,9 @@ class BattleReportsMixin:
 class BattleFilter(filters.FilterSet):
     event = filters.CharFilter(field_name="event__slug", help_text="The event's slug.")
     decided = filters.BooleanFilter(method="filter_decided", help_text="true: with a result; false: still open.")
-    general = filters.NumberFilter(method="filter_general", help_text="A general's id.")
+    # Bounded so that an id no row can have is refused alike on PostgreSQL and SQLite.
+    general = filters.NumberFilter(method="filter_general", min_value=1, max_value=2**63 - 1,
+                                   help_text="A general's id.")
 
     class Meta:
         model = Battle
