@@ -5,17 +5,21 @@ leaving the process:
 - the head (event, revision) is kept in process memory for `SCOREBOARD_LOCAL_SECONDS` (1 s): another
   web process may show a change up to that long after it happened (this process forgets at once,
   see tournaments/signals.py); behind that, the shared cache and the database as before;
-- a revision's document never changes, so it is kept in process memory too (the last few);
+- a revision's document never changes, so it is kept in process memory too, as the JSON bytes
+  ready to send (the last few);
 - the throttle counts each client's polls per minute in process memory (a fixed window per web
   process: with N processes a client may make up to N times the rate).
 
 Everything else (an unknown or unpublished event, other methods) goes to the DRF action, which gives
 the same answers and is what the OpenAPI schema documents."""
+import functools
+import json
 import threading
 import time
 from collections import OrderedDict
 
 from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, JsonResponse
 from django.utils.http import http_date, parse_http_date_safe, quote_etag
 
@@ -23,7 +27,7 @@ from tournaments import queries
 
 _lock = threading.Lock()
 _heads = {}  # slug -> (expires at, head)
-_documents = OrderedDict()  # (event, revision) -> document
+_documents = OrderedDict()  # (event, revision) -> the document as JSON bytes
 _DOCUMENTS_KEPT = 64
 _polls = {}  # client -> (window start, count)
 
@@ -49,7 +53,7 @@ def _document(event, revision):
     key = (event, revision)
     document = _documents.get(key)
     if document is None:
-        document = queries.cached_scoreboard(event, revision)
+        document = json.dumps(queries.cached_scoreboard(event, revision), cls=DjangoJSONEncoder).encode()
         with _lock:
             _documents[key] = document
             while len(_documents) > _DOCUMENTS_KEPT:
@@ -78,16 +82,23 @@ def _throttled(request):
     return None
 
 
-def conditional_answer(request_headers, head):
-    """(status, headers, document or None) for a poll of one revision of the event."""
-    etag = quote_etag(f"{head['event']}-{head['revision']}")
-    headers = {"ETag": etag, "Last-Modified": http_date(head["at"]), "Cache-Control": "no-cache"}
-    if_none_match = request_headers.get("If-None-Match")
+@functools.lru_cache(maxsize=256)
+def _validators(event, revision, at):
+    """The ETag and the response headers of one revision (formatted once, not per poll)."""
+    etag = quote_etag(f"{event}-{revision}")
+    return etag, {"ETag": etag, "Last-Modified": http_date(at), "Cache-Control": "no-cache"}
+
+
+def conditional_answer(meta, head):
+    """(status, headers, the document as JSON bytes or None) for a poll of one revision of the event;
+    `meta` is the request's META (read directly: building `request.headers` costs more than the answer)."""
+    etag, headers = _validators(head["event"], head["revision"], head["at"])
+    if_none_match = meta.get("HTTP_IF_NONE_MATCH")
     if if_none_match:
         if etag in [tag.strip() for tag in if_none_match.split(",")]:
             return 304, headers, None
     else:
-        since = parse_http_date_safe(request_headers.get("If-Modified-Since") or "")
+        since = parse_http_date_safe(meta.get("HTTP_IF_MODIFIED_SINCE") or "")
         if since is not None and int(head["at"]) <= since:
             return 304, headers, None
     return 200, headers, _document(head["event"], head["revision"])
@@ -103,8 +114,9 @@ def scoreboard(request, slug):
     if wait is not None:
         return JsonResponse({"detail": f"Request was throttled. Expected available in {wait} seconds.",
                              "code": "throttled"}, status=429, headers={"Retry-After": str(wait)})
-    status, headers, document = conditional_answer(request.headers, head)
-    response = HttpResponse(status=304) if document is None else JsonResponse(document)
+    status, headers, document = conditional_answer(request.META, head)
+    response = HttpResponse(status=304) if document is None else \
+        HttpResponse(document, content_type="application/json")
     for name, value in headers.items():
         response[name] = value
     return response
