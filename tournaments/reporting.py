@@ -181,9 +181,10 @@ def _apply(report, actor, status, reason, **result_override):
     result = {"kind": report.kind, "winner": report.winner, "condition": report.condition,
               "forfeited_by": report.forfeited_by, "player_1": report.player_1}
     result.update(result_override)
-    battle = report.battle
-    battle.refresh_from_db()
-    services.record_result(battle, actor=actor, reason=reason if battle.kind else "", **result)
+    # record_result reads the battle again under its lock; the copy here only names it.
+    recorded = services.record_result(report.battle, actor=actor, reason=reason if report.battle.kind else "",
+                                      **result)
+    report.battle = recorded.battle
     report.status, report.status_reason, report.answered_by = status, reason, (
         actor if getattr(actor, "pk", None) else None)
     report.save()
@@ -191,7 +192,8 @@ def _apply(report, actor, status, reason, **result_override):
 
 def _locked_report(report):
     return Report.objects.select_for_update(of=("self",)).select_related(
-        "battle", "battle__event", "battle__general_a", "battle__general_b", "reported_by").get(pk=report.pk)
+        "battle", "battle__event", "battle__general_a", "battle__general_b", "battle__group", "battle__season",
+        "reported_by").get(pk=report.pk)
 
 
 @transaction.atomic
@@ -282,7 +284,8 @@ def adjudicate(adjudication_id):
     """The job. Safe to run twice or concurrently (a redelivered message, a retry): the verdict and
     the report's status change are written once, by whichever run finishes first."""
     with transaction.atomic():
-        adjudication = Adjudication.objects.select_for_update().filter(pk=adjudication_id).first()
+        adjudication = Adjudication.objects.select_for_update(of=("self",)).select_related("report") \
+            .filter(pk=adjudication_id).first()
         if adjudication is None:
             return "missing"
         if adjudication.state in (Adjudication.State.DONE, Adjudication.State.FAILED):
@@ -303,7 +306,7 @@ def adjudicate(adjudication_id):
         adjudication = Adjudication.objects.select_for_update().get(pk=adjudication_id)
         if adjudication.state in (Adjudication.State.DONE, Adjudication.State.FAILED):
             return "already done"
-        report = _locked_report(adjudication.report)
+        report = _locked_report(Report(pk=adjudication.report_id))
         comparison = compare_with_report(report, verdict)
         adjudication.state, adjudication.verdict = Adjudication.State.DONE, verdict
         adjudication.engine_version = _engine().ENGINE_VERSION

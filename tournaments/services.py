@@ -359,9 +359,9 @@ def _general_of(battle, general_or_id, field):
 def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None, player_1=None,
                   respect_shown=True, actor=None, reason=""):
     """The single entry point for a battle's result: first report, correction and override alike."""
-    event = _locked(battle.event)
-    battle = Battle.objects.select_for_update(of=("self",)).select_related("general_a", "general_b", "winner",
-                                                                "forfeited_by", "player_1").get(pk=battle.pk)
+    event = Event.objects.select_for_update().get(pk=battle.event_id)  # serialises the event's steps
+    battle = Battle.objects.select_for_update(of=("self",)).select_related(
+        "general_a", "general_b", "winner", "forfeited_by", "player_1", "group", "season").get(pk=battle.pk)
     if event.state == Event.State.COMPLETE:
         raise Conflict(f"{event.name} is complete: its results can no longer change.")
     if battle.season_id and battle.season.state == Season.State.CLOSED:

@@ -14,7 +14,9 @@ TRANSIENT = (OperationalError, InterfaceError, BrokerError, ConnectionError)
 MAX_RETRIES = 5
 
 
-@shared_task(bind=True, name="tournaments.adjudicate_report", max_retries=MAX_RETRIES, acks_late=True)
+# ignore_result: nothing reads a job's return value (the verdict is in the database), so no write to Redis.
+@shared_task(bind=True, name="tournaments.adjudicate_report", max_retries=MAX_RETRIES, acks_late=True,
+             ignore_result=True)
 def adjudicate_report(self, adjudication_id):
     # In-process (no REDIS_URL) the retries run here, one after another; a worker re-queues with back-off.
     attempts = self.max_retries + 1 if self.request.is_eager else 1
