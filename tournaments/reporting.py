@@ -192,8 +192,7 @@ def _apply(report, actor, status, reason, **result_override):
 
 def _locked_report(report):
     return Report.objects.select_for_update(of=("self",)).select_related(
-        "battle", "battle__event", "battle__general_a", "battle__general_b", "battle__group", "battle__season",
-        "reported_by").get(pk=report.pk)
+        "battle", "battle__event", "battle__general_a", "battle__general_b", "reported_by").get(pk=report.pk)
 
 
 @transaction.atomic

@@ -361,7 +361,7 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
     """The single entry point for a battle's result: first report, correction and override alike."""
     event = Event.objects.select_for_update().get(pk=battle.event_id)  # serialises the event's steps
     battle = Battle.objects.select_for_update(of=("self",)).select_related(
-        "general_a", "general_b", "winner", "forfeited_by", "player_1", "group", "season").get(pk=battle.pk)
+        "general_a", "general_b", "winner", "forfeited_by", "player_1").get(pk=battle.pk)
     if event.state == Event.State.COMPLETE:
         raise Conflict(f"{event.name} is complete: its results can no longer change.")
     if battle.season_id and battle.season.state == Season.State.CLOSED:
