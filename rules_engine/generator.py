@@ -76,6 +76,17 @@ def _candidate_actions(state: BattleState, battalion: int, rng: random.Random) -
     return aggressive + other if rng.random() < 0.8 else other + aggressive
 
 
+def _apply_first(run, candidates):
+    """The first of `candidates` the Maneuver accepts, applied; None when it accepts none."""
+    for action in candidates:
+        try:
+            run.apply(action)
+        except ReplayError:
+            continue
+        return action
+    return None
+
+
 def _try_maneuver(state: BattleState, start: dict, ident: str, rng: random.Random, may_stall: bool):
     """Play one random Maneuver of `ident` on a copy; returns (state, order) or None."""
     trial = state.copy()
@@ -89,15 +100,10 @@ def _try_maneuver(state: BattleState, start: dict, ident: str, rng: random.Rando
             break
         if run.spent >= 1 and rng.random() < 0.3 and (may_stall or not run.faces_only):
             break
-        for action in _candidate_actions(trial, battalion, rng):
-            try:
-                run.apply(action)
-            except ReplayError:
-                continue
-            actions.append(action)
+        action = _apply_first(run, _candidate_actions(trial, battalion, rng))
+        if action is None:
             break
-        else:
-            break
+        actions.append(action)
     if run.spent < 1 or (run.faces_only and not may_stall):
         return None
     run.finish()
@@ -232,15 +238,10 @@ def _variant_maneuver(work: BattleState, ident: str, number: int, rng: random.Ra
         candidates = _candidate_actions(trial, battalion, rng)
         if trial.ruleset.has_arts and rng.random() < 0.4:
             candidates = _art_candidates(trial, battalion, rng) + candidates
-        for action in candidates:
-            try:
-                run.apply(action)
-            except ReplayError:
-                continue
-            actions.append(action)
+        action = _apply_first(run, candidates)
+        if action is None:
             break
-        else:
-            break
+        actions.append(action)
     try:
         if run.faces_only and not may_stall:
             return None
