@@ -88,9 +88,13 @@ def redis_url():
 
 @pytest.fixture(autouse=True)
 def fresh_cache():
-    """Each test starts with an empty cache (scoreboards and throttles are cached)."""
+    """Each test starts with an empty cache, shared and in-process (scoreboards and throttles are cached)."""
     from django.core.cache import cache
 
+    from tournaments.api.scoreboard import forget_everything_local
+
     cache.clear()
+    forget_everything_local()
     yield
     cache.clear()
+    forget_everything_local()

@@ -292,14 +292,19 @@ def test_numbers_beyond_the_database_are_bad_input_not_server_errors(open_event,
     assert_error(client_for().get(f"/api/v1/battles/?general={huge}"), 400, "invalid")
 
 
-def test_a_screen_polling_too_often_is_throttled(open_event, settings):
+def test_a_screen_polling_too_often_is_throttled(open_event, settings, monkeypatch):
+    import time
+    from types import SimpleNamespace
+
     from tournaments.api import scoreboard
 
+    # One fixed moment, so the per-minute window cannot turn over between the polls.
+    monkeypatch.setattr(scoreboard, "time", SimpleNamespace(time=lambda: 1_800_000_030.0, monotonic=time.monotonic))
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
         **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "scoreboard": "3/min"}}
-    scoreboard._polls.clear()
     screen = client_for()
     url = f"/api/v1/events/{open_event.slug}/scoreboard/"
     assert [screen.get(url).status_code for _ in range(3)] == [200, 200, 200]
-    assert_error(screen.get(url), 429, "throttled")
-    scoreboard._polls.clear()
+    throttled = screen.get(url)
+    assert_error(throttled, 429, "throttled")
+    assert throttled["Retry-After"] == "30"  # the rest of the minute

@@ -37,6 +37,15 @@ def forget_local_head(slug):
         _heads.pop(slug, None)
 
 
+def forget_everything_local():
+    """Drop this process's heads, documents and poll counts (tests start from nothing)."""
+    with _lock:
+        _heads.clear()
+        _documents.clear()
+        _polls.clear()
+    _validators.cache_clear()
+
+
 def _local_head(slug):
     now = time.monotonic()
     entry = _heads.get(slug)
