@@ -11,7 +11,7 @@ import random
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
 
 from tournaments.domain import (
@@ -480,16 +480,15 @@ class StandingsTable:
         return [(row, self.generals[row.general]) for row in self.rows]
 
 
-def disqualified_keys(event):
-    return {str(pk) for pk in event.disqualifications.values_list("general_id", flat=True)}
-
-
 def _table(event, generals, *, group_id=None, season_id=None):
     """Counted by the database (tournaments/tallies.py), ranked by the domain (R24)."""
+    # Whether each is disqualified comes with the generals: one round trip fewer per table.
+    generals = generals.annotate(is_disqualified=Exists(
+        Disqualification.objects.filter(event=event, general=OuterRef("pk"))))
     generals = {g.key: g for g in generals}
     tallies = count_in_database(generals=list(generals), forfeit_award=event.forfeit_award, group_id=group_id,
                                 season_id=season_id)
-    rows = rank_tallies(tallies, disqualified=disqualified_keys(event))
+    rows = rank_tallies(tallies, disqualified={key for key, g in generals.items() if g.is_disqualified})
     return StandingsTable(rows=rows, generals=generals,
                           pending_results=sum(t["pending"] for t in tallies.values()) // 2)
 
