@@ -308,3 +308,24 @@ def test_a_screen_polling_too_often_is_throttled(open_event, settings, monkeypat
     throttled = screen.get(url)
     assert_error(throttled, 429, "throttled")
     assert throttled["Retry-After"] == "30"  # the rest of the minute
+
+
+def test_the_scoreboard_throttle_reads_its_rate_and_client_as_the_other_throttles_do(open_event, settings,
+                                                                                    monkeypatch):
+    import time
+    from types import SimpleNamespace
+
+    from tournaments.api import scoreboard
+
+    monkeypatch.setattr(scoreboard, "time", SimpleNamespace(time=lambda: 1_800_000_030.0, monotonic=time.monotonic))
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 2, "DEFAULT_THROTTLE_RATES": {
+        **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "scoreboard": "2/hour"}}
+    url = f"/api/v1/events/{open_event.slug}/scoreboard/"
+    screen = client_for()
+    # Behind two proxies the client is the second address from the right, whatever the first proxy adds.
+    first = {"HTTP_X_FORWARDED_FOR": "10.0.0.1, 192.0.2.1, 192.0.2.9"}
+    assert [screen.get(url, **first).status_code for _ in range(2)] == [200, 200]
+    throttled = screen.get(url, HTTP_X_FORWARDED_FOR="10.9.9.9, 192.0.2.1, 192.0.2.7")
+    assert_error(throttled, 429, "throttled")
+    assert throttled["Retry-After"] == "3570"  # the rest of the hour
+    assert screen.get(url, HTTP_X_FORWARDED_FOR="10.0.0.1, 192.0.2.2, 192.0.2.9").status_code == 200

@@ -7,8 +7,9 @@ leaving the process:
   see tournaments/signals.py); behind that, the shared cache and the database as before;
 - a revision's document never changes, so it is kept in process memory too, as the JSON bytes
   ready to send (the last few);
-- the throttle counts each client's polls per minute in process memory (a fixed window per web
-  process: with N processes a client may make up to N times the rate).
+- the throttle counts each client's polls in process memory, in fixed windows of the scoreboard
+  rate's period, with DRF's client identity (with N web processes a client may make up to N times
+  the rate).
 
 Everything else (an unknown or unpublished event, other methods) goes to the DRF action, which gives
 the same answers and is what the OpenAPI schema documents."""
@@ -22,6 +23,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, JsonResponse
 from django.utils.http import http_date, parse_http_date_safe, quote_etag
+from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 from tournaments import queries
 
@@ -70,23 +72,31 @@ def _document(event, revision):
     return document
 
 
+_client_identity = BaseThrottle()  # DRF's: REMOTE_ADDR, or X-Forwarded-For as NUM_PROXIES says
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed_rate(rate):
+    """(polls allowed, window in seconds) of a rate such as "1200/min", read as DRF reads it."""
+    return SimpleRateThrottle.parse_rate(None, rate)
+
+
 def _throttled(request):
-    """Seconds to wait when the client exceeded its polls per minute, else None."""
+    """Seconds to wait when the client exceeded the scoreboard's rate in this window, else None."""
     if request.user.is_authenticated:
         return None
-    rate = settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["scoreboard"]
-    allowed = int(rate.split("/")[0])
-    client = request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")[-1].strip() \
-        if settings.REST_FRAMEWORK.get("NUM_PROXIES") else request.META.get("REMOTE_ADDR", "")
-    window = int(time.time() // 60)
+    allowed, window_seconds = _parsed_rate(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]["scoreboard"])
+    client = _client_identity.get_ident(request)
+    now = time.time()
+    window = int(now // window_seconds)
     with _lock:
         start, count = _polls.get(client, (window, 0))
         if start != window:
             start, count = window, 0
-            if len(_polls) > 100_000:  # a new minute: forget last minute's clients
+            if len(_polls) > 100_000:  # a new window: forget the last one's clients
                 _polls.clear()
         if count >= allowed:
-            return 60 - int(time.time() % 60)
+            return window_seconds - int(now % window_seconds)
         _polls[client] = (start, count + 1)
     return None
 
