@@ -10,8 +10,6 @@ from django.core.cache import cache
 from tournaments.domain import TIEBREAKERS, opp_awards
 from tournaments.services import battle_result, group_standings, season_standings
 
-RESULT_LETTER = {"victory": "W", "forfeit": "W"}
-
 
 @dataclass(frozen=True)
 class Cell:
@@ -40,12 +38,13 @@ def _cell_for(battle, row_general, event):
     return Cell(text=f"{'S' if kind == 'stalemate' else 'R'} {opp}", opp=opp, css="draw", battle_id=battle.pk)
 
 
-def crosstable(group):
-    """Rows and columns in standings order; each cell is the row general's result and OPP."""
-    table = group_standings(group)
+def crosstable(group, table=None):
+    """Rows and columns in standings order; each cell is the row general's result and OPP.
+    `table` is the group's standings when the caller has them already."""
+    table = table if table is not None else group_standings(group)
     order = [table.generals[row.general] for row in table.rows]
     battles = {}
-    for battle in group.battles.filter(playoff=False).select_related("general_a", "general_b"):
+    for battle in group.battles.filter(playoff=False):
         battles[frozenset((battle.general_a_id, battle.general_b_id))] = battle
     grid = []
     for row_general in order:

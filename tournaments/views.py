@@ -22,7 +22,7 @@ def home(request):
 
 def _group_panel(group):
     table = group_standings(group)
-    order, grid = crosstable(group)
+    order, grid = crosstable(group, table)
     return {
         "group": group,
         "table": table,
@@ -31,6 +31,17 @@ def _group_panel(group):
         "crosstable": grid,
         "rounds": schedule_by_round(group.battles.select_related("general_a", "general_b", "winner",
                                                                  "forfeited_by")),
+    }
+
+
+def _season_panel(season):
+    table = season_standings(season)
+    return {
+        "season": season,
+        "table": table,
+        "entries": table.entries(),
+        "rounds": schedule_by_round(season.battles.select_related("general_a", "general_b", "winner",
+                                                                  "forfeited_by")),
     }
 
 
@@ -46,13 +57,7 @@ def event_detail(request, slug):
         "registrations": event.registrations.select_related("general"),
         "disqualifications": event.disqualifications.select_related("general"),
         "odd_warning": odd_registration_warning(event) if event.state == Event.State.REGISTRATION else None,
-        "seasons": [
-            {"season": season, "table": season_standings(season),
-             "entries": season_standings(season).entries(),
-             "rounds": schedule_by_round(season.battles.select_related("general_a", "general_b", "winner",
-                                                                       "forfeited_by"))}
-            for season in event.seasons.order_by("-number")
-        ],
+        "seasons": [_season_panel(season) for season in event.seasons.select_related("champion").order_by("-number")],
     }
     return render(request, "tournaments/event_detail.html", context)
 
