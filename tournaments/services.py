@@ -493,10 +493,6 @@ def _table(event, generals, *, group_id=None, season_id=None):
                           pending_results=sum(t["pending"] for t in tallies.values()) // 2)
 
 
-def _battles(queryset):
-    return list(queryset.select_related("general_a", "general_b", "winner", "forfeited_by"))
-
-
 def group_standings(group):
     generals = General.objects.filter(group_memberships__group=group)
     return _table(group.event, generals, group_id=group.pk)
@@ -519,12 +515,11 @@ def _settle(event, table, battles_qs, create_playoff, *, actor):
         return table.generals[decision.decided]
     if not decision.tied:
         return None
-    playoff_battles = _battles(battles_qs.filter(playoff=True))
+    playoffs = [(battle, battle_result(battle)) for battle in battles_qs.filter(playoff=True)]
     tied = set(decision.tied)
-    state = next_playoff_pairings(list(decision.tied),
-                                  [battle_result(b) for b in playoff_battles
-                                   if b.kind and {b.general_a.key, b.general_b.key} <= tied])
-    undecided = {frozenset((b.general_a.key, b.general_b.key)): b for b in playoff_battles if not b.kind}
+    fought = [result for battle, result in playoffs if battle.kind and {result.a, result.b} <= tied]
+    state = next_playoff_pairings(list(decision.tied), fought)
+    undecided = {frozenset((result.a, result.b)): battle for battle, result in playoffs if not battle.kind}
     wanted = {frozenset(p) for p in state.pending}
     for pairing, battle in undecided.items():
         if pairing not in wanted:
@@ -558,12 +553,8 @@ def advance(event, *, actor=None):
     qualifying = list(event.groups.filter(stage=Group.Stage.QUALIFYING))
     final = event.groups.filter(stage=Group.Stage.FINAL).first()
     if final is None:
-        settled = 0
         for group in qualifying:
-            if group.winner_id:
-                settled += 1
-                continue
-            if not _finished(group.battles.all()):
+            if group.winner_id or not _finished(group.battles.all()):
                 continue
             winner = _settle(event, group_standings(group), group.battles.all(),
                              _playoff_creator(event, group=group), actor=actor)
@@ -571,8 +562,7 @@ def advance(event, *, actor=None):
                 group.winner = winner
                 group.save()
                 audit(event, actor, "advanced", winner.name, reason=f"Top of {group.name}.")
-                settled += 1
-        if settled < len(qualifying) or any(g.winner_id is None for g in qualifying):
+        if any(g.winner_id is None for g in qualifying):
             return
         winners = [g.winner for g in qualifying]
         final = _create_round_robin_group(event, Group.Stage.FINAL, 0, "Final Group", winners)
