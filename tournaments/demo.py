@@ -8,7 +8,6 @@ are reported by their generals with replay logs: one the rules engine confirms, 
 a league season with reported battles. Everyone signs in with the password below.
 """
 from django.contrib.auth import get_user_model
-from django.db import transaction
 
 from tournaments import reporting, services
 from tournaments.models import Battle, Event, General
@@ -73,7 +72,6 @@ def _play_script(event, organizer):
             services.record_result(battle, actor=organizer, **result)
 
 
-@transaction.atomic
 def _victory_replays():
     """Seeded legal games from the engine's generator that end in a victory, with their verdicts."""
     import rules_engine

@@ -40,7 +40,6 @@ METRICS_BY_KEY: dict[str, Metric] = {metric.key: metric for metric in TIEBREAKER
 
 CONDITION_METRICS = {"shackle": "shackle_victories", "crush": "crush_victories",
                      "paralyze": "paralyze_victories", "blunt": "blunt_victories"}
-_CONDITION_METRIC = CONDITION_METRICS
 
 
 @dataclass(frozen=True)
@@ -63,17 +62,17 @@ class StandingRow:
     pending: int  # scheduled battles not decided yet
 
     def figure(self, key: str) -> int:
-        if key not in METRICS_BY_KEY and key not in _COUNTERS:
+        if key not in METRICS_BY_KEY and key not in COUNTERS:
             raise KeyError(key)
         return getattr(self, key)
 
     def sort_key(self) -> tuple[int, ...]:
         """Smaller is better: the figures in TIEBREAKERS order, negated where higher is better."""
-        return tuple(-self.figure(m.key) if m.higher_is_better else self.figure(m.key) for m in TIEBREAKERS)
+        return _sort_key({m.key: self.figure(m.key) for m in TIEBREAKERS})
 
 
-COUNTERS = _COUNTERS = ("opp", "victories", "shackle_victories", "crush_victories", "paralyze_victories",
-             "blunt_victories", "stalemate_defeats", "resolve_defeats", "played", "defeats", "forfeits", "pending")
+COUNTERS = ("opp", "victories", "shackle_victories", "crush_victories", "paralyze_victories",
+            "blunt_victories", "stalemate_defeats", "resolve_defeats", "played", "defeats", "forfeits", "pending")
 
 
 def general_order(key: str) -> tuple:
@@ -85,7 +84,7 @@ def general_order(key: str) -> tuple:
 
 
 def _tally(generals, results, forfeit_award):
-    tallies = {g: dict.fromkeys(_COUNTERS, 0) for g in generals}
+    tallies = {g: dict.fromkeys(COUNTERS, 0) for g in generals}
     for result in results:
         for general in result.generals:
             if general not in tallies:
@@ -104,8 +103,8 @@ def _tally(generals, results, forfeit_award):
         kind = outcome.kind
         if kind is Kind.VICTORY:
             tallies[outcome.winner]["victories"] += 1
-            if outcome.condition in _CONDITION_METRIC:
-                tallies[outcome.winner][_CONDITION_METRIC[outcome.condition]] += 1
+            if outcome.condition in CONDITION_METRICS:
+                tallies[outcome.winner][CONDITION_METRICS[outcome.condition]] += 1
             tallies[result.opponent(outcome.winner)]["defeats"] += 1
         elif kind is Kind.FORFEIT:
             if forfeit_award.counts_as_victory:  # R22: by Forced Surrender, which has no tie-breaker of its own

@@ -18,11 +18,7 @@ class OrganizerCommand(BaseCommand):
             event = Event.objects.get(slug=slug)
         except Event.DoesNotExist:
             raise CommandError(f"No event has the slug {slug!r}.") from None
-        actor = None
-        if username:
-            actor = get_user_model().objects.filter(username=username).first()
-            if actor is None:
-                raise CommandError(f"No user is called {username!r}.")
+        actor = find_user(username) if username else None
         try:
             self.run(event, actor, **options)
         except DomainError as error:
@@ -30,6 +26,13 @@ class OrganizerCommand(BaseCommand):
 
     def run(self, event, actor, **options):
         raise NotImplementedError
+
+
+def find_user(username):
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise CommandError(f"No user is called {username!r}.")
+    return user
 
 
 def find_general(event, name):

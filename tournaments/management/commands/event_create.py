@@ -1,9 +1,9 @@
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.text import slugify
 
 from tournaments import services
 from tournaments.domain import DomainError
+from tournaments.management.organizer import find_user
 from tournaments.models import VARIANT_KEYS, Event
 
 
@@ -21,12 +21,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, name, slug, league, variant, battalions, forfeits_to_disqualify, organizer,
                **options):
-        users = []
-        for username in organizer:
-            user = get_user_model().objects.filter(username=username).first()
-            if user is None:
-                raise CommandError(f"No user is called {username!r}.")
-            users.append(user)
+        users = [find_user(username) for username in organizer]
         try:
             event = services.create_event(
                 name=name, slug=slug or slugify(name), kind=Event.Kind.LEAGUE if league else Event.Kind.TOURNAMENT,
