@@ -211,6 +211,18 @@ def test_token_authentication(open_event, organizer):
     assert response.status_code == 200 and response.json()["partitions"] == [[2, 4], [4, 2]]
 
 
+def test_a_screen_polling_with_a_token_is_authenticated_like_any_client(open_event, organizer):
+    url = f"/api/v1/events/{open_event.slug}/scoreboard/"
+    forged = APIClient()
+    forged.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
+    # The same refusal as on every other endpoint (403: session authentication comes first).
+    assert_error(forged.get("/api/v1/events/"), 403, "authentication_failed")
+    assert_error(forged.get(url), 403, "authentication_failed")
+    screen = APIClient()
+    screen.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
+    assert screen.get(url).status_code == 200
+
+
 def test_obtaining_a_token_with_username_and_password(organizer):
     response = APIClient().post("/api/v1/auth/token/", {"username": "olga", "password": "pw"}, format="json")
     assert response.status_code == 200 and response.json()["token"]
