@@ -8,7 +8,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_seriali
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied
-from rest_framework.permissions import AllowAny, IsAuthenticatedOrReadOnly
+from rest_framework.permissions import SAFE_METHODS, AllowAny, IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 
@@ -76,9 +76,11 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         serializer.instance = event
 
     def _organizer_event(self):
+        """The event, for its organizers only. Writes were checked by IsEventOrganizerOrReadOnly in
+        get_object; the organizers' own reads (queue, audit) are checked here."""
         event = self.get_object()
-        if not event.is_organizer(self.request.user):
-            raise PermissionDenied("Only an organizer of this event may do that.")
+        if self.request.method in SAFE_METHODS and not event.is_organizer(self.request.user):
+            raise PermissionDenied(IsEventOrganizerOrReadOnly.message)
         return event
 
     @extend_schema(responses={200: s.RegistrationSerializer(many=True)}, methods=["GET"])
@@ -218,8 +220,9 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         head = queries.scoreboard_head(slug)
         if head is None or not head["published"]:
             event = self.get_object()  # 404, or an organizer looking at an unpublished event
-            revision_id, revision_at = queries.event_revision(event)
-            head = {"event": event.pk, "revision": revision_id, "at": revision_at.timestamp()}
+            if head is None:  # the event was created since its head was looked up
+                revision_id, revision_at = queries.event_revision(event)
+                head = {"event": event.pk, "revision": revision_id, "at": revision_at.timestamp()}
         status_code, headers, document = conditional_answer(request.META, head)
         # The rare path (an organizer's preview): decoded again so DRF can render any format.
         return Response(None if document is None else json.loads(document), status=status_code, headers=headers)
@@ -304,9 +307,7 @@ class BattleViewSet(BattleReportsMixin, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def result(self, request, pk=None):
         """Records, corrects or overrides the result (organizers; a correction needs a reason)."""
-        battle = self.get_object()
-        if not battle.event.is_organizer(request.user):
-            raise PermissionDenied("Only an organizer of this event may record results here.")
+        battle = self.get_object()  # organizers only: IsEventOrganizerOrReadOnly
         payload = s.ResultInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         recorded = services.record_result(battle, actor=request.user, **payload.validated_data)
