@@ -127,7 +127,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
 
     for older in battle.reports.filter(status__in=Report.OPEN_STATUSES):
         older.status, older.status_reason = Report.Status.SUPERSEDED, "A newer report replaced it."
-        older.save()
+        _save_status(older)
     organizer = battle.event.is_organizer(user)
     report = Report.objects.create(
         battle=battle, reported_by=user, kind=kind, winner=winner, condition=condition,
@@ -176,6 +176,11 @@ def pending_adjudications():
                                        report__status=Report.Status.QUEUED).order_by("pk")
 
 
+def _save_status(report):
+    """Saves what a status change sets, not the replay (up to 1 MiB) it leaves as it was."""
+    report.save(update_fields=["status", "status_reason", "answered_by", "dispute_turn", "updated_at"])
+
+
 def _apply(report, actor, status, reason, **result_override):
     """Writes the report's result to the battle and closes the report."""
     result = {"kind": report.kind, "winner": report.winner, "condition": report.condition,
@@ -187,7 +192,7 @@ def _apply(report, actor, status, reason, **result_override):
     report.battle = recorded.battle
     report.status, report.status_reason, report.answered_by = status, reason, (
         actor if getattr(actor, "pk", None) else None)
-    report.save()
+    _save_status(report)
 
 
 def _locked_report(report):
@@ -223,7 +228,7 @@ def dispute_report(report, *, user, reason):
     if not reason.strip():
         raise DomainError("Say what is wrong with the report, for the organizer.", field="reason")
     report.status, report.status_reason, report.answered_by = Report.Status.DISPUTED, reason.strip(), user
-    report.save()
+    _save_status(report)
     services.audit(report.battle.event, user, "report disputed", services.battle_subject(report.battle),
                    reason=reason.strip())
     return report
@@ -327,7 +332,7 @@ def adjudicate(adjudication_id):
         if not comparison.agrees:
             report.status, report.status_reason = Report.Status.DISPUTED, comparison.sentence
             report.dispute_turn = comparison.turn
-            report.save()
+            _save_status(report)
             services.audit(report.battle.event, None, "report disputed by the engine",
                            services.battle_subject(report.battle), reason=comparison.sentence)
         return "disputed"

@@ -11,9 +11,7 @@ from tournaments.queries import forget_scoreboard_head
 
 @receiver(post_save, sender=AuditEntry)
 def audit_entry_saved(sender, instance, **kwargs):
-    slug = Event.objects.filter(pk=instance.event_id).values_list("slug", flat=True).first()
-    if slug:
-        _forget_now_and_after_commit(slug)
+    _forget_now_and_after_commit(instance.event.slug)  # services.audit passes the event: no query
 
 
 @receiver(post_save, sender=Event)
