@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments import reporting, services
-from tournaments.domain import DomainError
+from tournaments.domain import DomainError, NotAllowed
 from tournaments.forms import ArrangedBattleForm, DisputeForm, ReportForm, ResultForm, show_refusal
 from tournaments.models import Battle, Event, Registration, Report, Season
 from tournaments.replay_view import viewer_document
@@ -73,7 +73,7 @@ def battle_result(request, pk):
     if form.is_valid():
         try:
             if not battle.event.is_organizer(request.user):
-                raise reporting.NotAllowed("Only an organizer of this event may record results here.")
+                raise NotAllowed("Only an organizer of this event may record results here.")
             latest = battle.reports.filter(status__in=Report.OPEN_STATUSES).first()
             if latest is not None and latest.status not in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
                 reporting.override_report(latest, user=request.user, reason=form.cleaned_data["reason"] or

@@ -16,16 +16,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments import services
-from tournaments.domain import Conflict, DomainError
+from tournaments.domain import Conflict, DomainError, NotAllowed
 from tournaments.models import Adjudication, Battle, Event, General, Report
 from tournaments.verdicts import compare_with_report
 
 MAX_REPLAY_BYTES = 1024 * 1024
 logger = logging.getLogger(__name__)
-
-
-class NotAllowed(DomainError):
-    """The user may not take this step (HTTP 403 in the API)."""
 
 
 # --- who is who -----------------------------------------------------------------------------------

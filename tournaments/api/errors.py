@@ -3,7 +3,8 @@
     {"detail": "<a sentence>", "code": "<snake_case>", "fields": {"<field>": ["<sentence>", ...]}}
 
 `fields` is present when the problem is tied to input fields. A refused organized-play step is
-400 (`invalid`), or 409 (`conflict`) when the event's state forbids it.
+400 (`invalid`), 403 (`permission_denied`) when the user may not take it, or 409 (`conflict`)
+when the event's state forbids it.
 """
 from django.db import DataError
 from rest_framework import status
@@ -11,7 +12,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from tournaments.domain import Conflict, DomainError
+from tournaments.domain import Conflict, DomainError, NotAllowed
 
 
 def _flatten(detail, prefix=""):
@@ -37,8 +38,6 @@ def _flatten(detail, prefix=""):
 
 def exception_handler(exc, context):
     if isinstance(exc, DomainError):
-        from tournaments.reporting import NotAllowed
-
         if isinstance(exc, NotAllowed):
             code, http_status = "permission_denied", status.HTTP_403_FORBIDDEN
         elif isinstance(exc, Conflict):

@@ -3,7 +3,7 @@
 Standard library only: no Django, no database. The services, views, API and commands are thin
 adapters around these; general ids are strings throughout.
 """
-from tournaments.domain.errors import Conflict, DomainError
+from tournaments.domain.errors import Conflict, DomainError, NotAllowed
 from tournaments.domain.opp import DEFAULT_FORFEIT_AWARD, OPP_FOR_CONDITION, ForfeitAward, opp_awards
 from tournaments.domain.outcomes import VICTORY_CONDITIONS, BattleResult, Kind, Outcome
 from tournaments.domain.partitions import (
@@ -32,8 +32,8 @@ from tournaments.domain.standings import (
 __all__ = [
     "CONDITION_METRICS", "COUNTERS", "rank_tallies",
     "DEFAULT_FORFEIT_AWARD", "METRICS_BY_KEY", "OPP_FOR_CONDITION", "TIEBREAKERS", "VICTORY_CONDITIONS",
-    "BattleResult", "Conflict", "Decision", "DomainError", "ForfeitAward", "Kind", "Metric", "Outcome", "Pairing",
-    "PlayoffState", "StandingRow", "assign_random", "assign_snake", "check_partition", "compute_standings",
+    "BattleResult", "Conflict", "Decision", "DomainError", "ForfeitAward", "Kind", "Metric", "NotAllowed",
+    "Outcome", "Pairing", "PlayoffState", "StandingRow", "assign_random", "assign_snake", "check_partition", "compute_standings",
     "decide_place", "general_order", "next_playoff_pairings", "opp_awards", "possible_partitions", "round_robin",
     "validate_manual",
 ]

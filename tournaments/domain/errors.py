@@ -19,3 +19,8 @@ class DomainError(Exception):
 
 class Conflict(DomainError):
     """Refused because of the event's state (e.g. rules variants after the start); HTTP 409 in the API."""
+
+
+class NotAllowed(DomainError):
+    """Refused because of who asks (e.g. a general confirming a report of a battle not theirs); HTTP 403
+    in the API."""
