@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from tournaments import reporting, services
 from tournaments.domain import DomainError, NotAllowed
 from tournaments.forms import ArrangedBattleForm, DisputeForm, ReportForm, ResultForm, show_refusal
-from tournaments.models import Battle, Event, Registration, Report, Season
+from tournaments.models import Battle, Event, Report
 from tournaments.replay_view import viewer_document
 from tournaments.views import visible_events
 
@@ -30,7 +30,8 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
     reports = list(battle.reports.select_related("reported_by", "answered_by", "winner", "forfeited_by",
                                                  "player_1", "adjudication"))
     latest = reports[0] if reports else None
-    may_report = reporting.can_report(battle, user) and not battle.kind
+    involved = organizer or (me is not None and battle.involves(me))  # reporting.can_report, already looked up
+    may_report = involved and not battle.kind
     awaiting_me = (latest is not None and latest.status == Report.Status.AWAITING_OPPONENT and me is not None
                    and reporting.opponent_of_reporter(latest) == me)
     context = {
@@ -39,7 +40,7 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
         "report_form": report_form or (ReportForm(battle=battle) if may_report else None),
         "result_form": result_form or (ResultForm(battle=battle) if organizer else None),
         "dispute_form": dispute_form or (DisputeForm() if awaiting_me else None),
-        "show_reports": organizer or (me is not None and battle.involves(me)),
+        "show_reports": involved,
     }
     return render(request, "tournaments/battle_detail.html", context)
 
@@ -140,9 +141,8 @@ def league_report(request, slug):
     the open season and reported in one step, so a refused report leaves no battle behind."""
     event = get_object_or_404(visible_events(request), slug=slug, kind=Event.Kind.LEAGUE)
     me = reporting.general_of_user(request.user)
-    members = [r.general for r in event.registrations.filter(status=Registration.Status.ACTIVE)
-               .select_related("general")]
-    season = event.seasons.filter(state=Season.State.OPEN).order_by("-number").first()
+    members = [registration.general for registration in services.active_registrations(event)]
+    season = event.season_taking_battles()
     problem = None
     if me is None or me not in members:
         problem = f"Only members of {event.name} report league battles."

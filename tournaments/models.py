@@ -105,6 +105,14 @@ class Event(models.Model):
         return bool(user and user.is_authenticated
                     and (user.is_superuser or self.organizers.filter(pk=user.pk).exists()))
 
+    def current_season(self):
+        """A league's season not closed yet (open, or deciding its champion), if any."""
+        return self.seasons.exclude(state=Season.State.CLOSED).order_by("-number").first()
+
+    def season_taking_battles(self):
+        """A league's open season, where battles are scheduled and reported, if any."""
+        return self.seasons.filter(state=Season.State.OPEN).order_by("-number").first()
+
     def variant_labels(self):
         labels = dict(VARIANT_CHOICES)
         return [labels.get(key, key) for key in self.variants] or ["Core Rules only"]

@@ -17,7 +17,7 @@ from tournaments.forms import (
     SeasonForm,
     show_refusal,
 )
-from tournaments.models import Event, General, Registration, Season
+from tournaments.models import Event, General, Registration
 
 
 def organizer_event(request, slug):
@@ -43,11 +43,13 @@ def event_create(request):
 
 def _dashboard(request, event, **forms):
     count, partitions = services.partition_choices(event)
-    participants = [r.general for r in event.registrations.exclude(status="withdrawn").select_related("general")]
+    registrations = list(event.registrations.select_related("general"))
+    participants = [r.general for r in registrations if r.status != Registration.Status.WITHDRAWN]
+    members = [r.general for r in registrations if r.status == Registration.Status.ACTIVE]
     disqualified = set(event.disqualifications.values_list("general_id", flat=True))
     context = {
         "event": event,
-        "registrations": event.registrations.select_related("general"),
+        "registrations": registrations,
         "odd_warning": services.odd_registration_warning(event),
         "active_count": count,
         "partitions": partitions,
@@ -60,9 +62,9 @@ def _dashboard(request, event, **forms):
             generals=[g for g in participants if g.pk not in disqualified]),
         "queue": reporting.open_reports(event),
         "disqualifications": event.disqualifications.select_related("general"),
-        "season": event.seasons.exclude(state=Season.State.CLOSED).order_by("-number").first(),
+        "season": event.current_season(),
         "season_form": forms.get("season_form") or SeasonForm(),
-        "league_battle_form": forms.get("league_battle_form") or LeagueBattleForm(members=_members(event)),
+        "league_battle_form": forms.get("league_battle_form") or LeagueBattleForm(members=members),
     }
     return render(request, "tournaments/organizer/dashboard.html", context)
 
@@ -155,8 +157,7 @@ def _disqualify(request, event):
 
 
 def _members(event):
-    return [r.general for r in event.registrations.filter(status=Registration.Status.ACTIVE)
-            .select_related("general")]
+    return [registration.general for registration in services.active_registrations(event)]
 
 
 def _open_season(request, event):
@@ -175,7 +176,7 @@ def _open_season(request, event):
 def _schedule_battle(request, event):
     members = _members(event)
     form = LeagueBattleForm(request.POST, members=members)
-    season = event.seasons.filter(state=Season.State.OPEN).order_by("-number").first()
+    season = event.season_taking_battles()
     if form.is_valid():
         by_pk = {g.pk: g for g in members}
         try:
@@ -192,7 +193,7 @@ def _schedule_battle(request, event):
 
 
 def _close_season(request, event):
-    season = event.seasons.exclude(state=Season.State.CLOSED).order_by("-number").first()
+    season = event.current_season()
     try:
         if season is None:
             raise DomainError("No season is open.")

@@ -22,19 +22,16 @@ def _frame(snapshot):
 
 def viewer_document(replay_text):
     """{"board", "generals", "frames", "error"}; `error` locates the first illegal step, if any."""
-    frames, error = [], None
     try:
         replay = rules_engine.load_replay(replay_text)
     except rules_engine.ReplayError as problem:
-        replay = None
+        return {"board": None, "generals": {}, "frames": [], "error": problem.to_dict()}
+    frames, error = [], None
+    try:
+        for snapshot in rules_engine.replay_states(replay):
+            frames.append(_frame(snapshot))
+    except rules_engine.ReplayError as problem:
         error = problem.to_dict()
-    if replay is not None:
-        try:
-            for snapshot in rules_engine.replay_states(replay):
-                frames.append(_frame(snapshot))
-        except rules_engine.ReplayError as problem:
-            error = problem.to_dict()
-    board = {"width": replay.rules.width, "height": replay.rules.height} if replay else None
-    generals = {side: {"name": general.name, "kingdom": general.kingdom}
-                for side, general in zip(("p1", "p2"), replay.generals, strict=True)} if replay else {}
-    return {"board": board, "generals": generals, "frames": frames, "error": error}
+    return {"board": {"width": replay.rules.width, "height": replay.rules.height},
+            "generals": {side: general.to_dict() for side, general in zip(("p1", "p2"), replay.generals, strict=True)},
+            "frames": frames, "error": error}
