@@ -29,22 +29,16 @@ import statistics
 import sys
 import time
 import tracemalloc
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from _common import median_time  # also puts the project on sys.path
 
-from rules_engine import adjudicate, generate_game, load_replay, replay_states  # noqa: E402
-from rules_engine.model import VARIANTS  # noqa: E402
-from rules_engine.victory import best_condition  # noqa: E402
+from rules_engine import adjudicate, generate_game, load_replay, replay_states
+from rules_engine.model import VARIANTS
+from rules_engine.victory import best_condition
 
 
 def best_of(repeats: int, run) -> float:
-    timings = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        timings.append(time.perf_counter() - start)
-    return min(timings)
+    return min(median_time(run, repeats)[1])
 
 
 def chess_corpus(plies: int, games: int, seed: int):
