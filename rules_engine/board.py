@@ -10,7 +10,6 @@ from functools import lru_cache
 
 FACINGS = ("N", "E", "S", "W")
 FACING_INDEX = {name: index for index, name in enumerate(FACINGS)}
-N, E, S, W = 0, 1, 2, 3
 _DELTAS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 MAX_SIDE = 26
 ZONE_PATTERN = re.compile(r"^([a-z])([1-9][0-9]?)$")

@@ -137,9 +137,6 @@ class ReplayError(Exception):
         self.message = message
         self.location = location
 
-    def located(self, location: Location) -> ReplayError:
-        return ReplayError(self.code, self.message, location)
-
     def to_dict(self) -> dict:
         return {
             "turn": self.location.turn,

@@ -38,7 +38,7 @@ from .model import (
     Turn,
 )
 from .state import BattleState
-from .victory import BEST_FIRST, RESOLVE_TURNS, aggressive_action, condition_holds
+from .victory import BEST_FIRST, HOLDS, RESOLVE_TURNS, has_aggressive_action
 
 
 def _candidate_actions(state: BattleState, battalion: int, rng: random.Random) -> list:
@@ -383,7 +383,7 @@ def generate_game(seed: int, *, width: int = 7, height: int = 7, max_turns: int 
             break
         claimed = None
         for number, player in enumerate(PLAYERS):
-            holding = [c for c in BEST_FIRST if condition_holds(state, number, c)]
+            holding = [c for c in BEST_FIRST if HOLDS[c](state, number)]
             if holding and rng.random() < claim_chance:
                 claimed = Result("claim", player, str(rng.choice(holding)))
                 break
@@ -391,7 +391,7 @@ def generate_game(seed: int, *, width: int = 7, height: int = 7, max_turns: int 
             result = claimed
             break
     else:
-        if aggressive_action(state, 0) is None and aggressive_action(state, 1) is None:
+        if not has_aggressive_action(state, 0) and not has_aggressive_action(state, 1):
             result = Result("deadlock")
         elif state.calm_turns >= RESOLVE_TURNS:
             result = Result("resolve")

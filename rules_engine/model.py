@@ -166,11 +166,6 @@ class Maneuver:
     actions: tuple[Action, ...]
     type = "maneuver"
 
-    @property
-    def is_stall(self) -> bool:
-        """R5: a Maneuver made only of `face` actions is a Stall for every purpose."""
-        return bool(self.actions) and all(isinstance(action, Face) for action in self.actions)
-
     def to_dict(self) -> dict:
         return {"type": "maneuver", "battalion": self.battalion,
                 "actions": [action.to_dict() for action in self.actions]}
@@ -182,7 +177,6 @@ class Extricate:
     zone: str
     facing: str
     type = "extricate"
-    is_stall = False
 
     def to_dict(self) -> dict:
         return {"type": "extricate", "battalion": self.battalion, "zone": self.zone,
@@ -193,7 +187,6 @@ class Extricate:
 class Sacrifice:
     battalion: str
     type = "sacrifice"
-    is_stall = False
 
     def to_dict(self) -> dict:
         return {"type": "sacrifice", "battalion": self.battalion}
@@ -207,7 +200,6 @@ class Lighten:
     transfer: int | None = None
     below_facing: str | None = None
     type = "lighten"
-    is_stall = False
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {"type": "lighten", "battalion": self.battalion, "arms": self.arms}
@@ -222,7 +214,6 @@ class Stall:
     battalion: str | None = None
     facing: str | None = None
     type = "stall"
-    is_stall = True
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {"type": "stall"}

@@ -495,7 +495,3 @@ def load_replay(source: str | bytes | bytearray | dict) -> Replay:
     if deferred is not None:
         raise deferred
     return replay
-
-
-def replay_to_json(replay: Replay, indent: int | None = 1) -> str:
-    return json.dumps(replay.to_dict(), indent=indent, ensure_ascii=False)

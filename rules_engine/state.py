@@ -291,25 +291,28 @@ class BattleState:
         return self.terrain[where]
 
     def on_battlefield(self, player: int) -> list[int]:
-        return [b for b in range(len(self.ids)) if self.owner[b] == player and self.zone[b] >= 0]
+        return [b for b in self.battalions_of[player] if self.zone[b] >= 0]
 
     def total_arms(self, player: int) -> int:
         """R11: Arms on the battlefield plus Arms of this general's battalions held by the enemy."""
-        return sum(self.arms[b] for b in range(len(self.ids))
-                   if self.owner[b] == player and (self.zone[b] >= 0 or self.zone[b] == IN_PRISON))
+        return sum(self.arms[b] for b in self.battalions_of[player]
+                   if self.zone[b] >= 0 or self.zone[b] == IN_PRISON)
 
     def battalion_count(self, player: int) -> int:
-        return sum(1 for b in range(len(self.ids))
-                   if self.owner[b] == player and (self.zone[b] >= 0 or self.zone[b] == IN_PRISON))
+        return sum(1 for b in self.battalions_of[player] if self.zone[b] >= 0 or self.zone[b] == IN_PRISON)
 
     def is_top_most(self, battalion: int) -> bool:
         where = self.zone[battalion]
         return where >= 0 and self.stacks[where][-1] == battalion
 
-    # ---- Shared mechanics -----------------------------------------------------------------------
-    def _fail(self, code: str, message: str, location: Location) -> ReplayError:
-        return ReplayError(code, message, location)
+    def highest_own(self, zone: int, player: int) -> int | None:
+        """The position in the stack on `zone` of `player`'s highest battalion there (0: the
+        bottom), or None when it holds none of theirs."""
+        stack = self.stacks[zone]
+        owner = self.owner
+        return next((i for i in range(len(stack) - 1, -1, -1) if owner[stack[i]] == player), None)
 
+    # ---- Shared mechanics -----------------------------------------------------------------------
     def _zone_number(self, name: str, location: Location) -> int:
         number = self.board.index.get(name)
         if number is None:
@@ -354,8 +357,8 @@ class BattleState:
             self.ramparts[zone] = None
 
     def _reduce(self, target: int, amount: int, vigor_protects: bool) -> bool:
-        """A battle art or terrain reduces `target` in Arms (not an attack: its tokens stay, R47).
-        True when it is slaughtered, into its enemy's graveyard."""
+        """Reduce `target` in Arms; True when it is slaughtered, into its enemy's graveyard. A battle
+        art or terrain calls it directly (not an attack: its tokens stay, R47); attacks via `_hit`."""
         if vigor_protects and self.vigor == target:
             amount = min(amount, self.ruleset.vigor_cap - self.vigor_lost)
             self.vigor_lost += amount
@@ -374,24 +377,17 @@ class BattleState:
         self.zone[battalion] = SLAUGHTERED
         self.graveyards[into_graveyard_of] = self.graveyards[into_graveyard_of] + (battalion,)
 
-    def _hit(self, target: int, amount: int, by_player: int) -> bool:
-        """One attack or counter attack on `target`; True when it is slaughtered (R4 Vigor cap).
-        An attack that takes nothing because Vigor is spent is still an attack (R36)."""
+    def _hit(self, target: int, amount: int) -> bool:
+        """One attack or counter attack on `target`; True when it is slaughtered, into its enemy's
+        graveyard (R4 Vigor cap). An attack that takes nothing because Vigor is spent is still an
+        attack (R36)."""
         self._aggressive = True
-        if self.vigor == target:
-            amount = min(amount, self.ruleset.vigor_cap - self.vigor_lost)
-            self.vigor_lost += amount
-        self.arms[target] -= amount
         # An attacked battalion loses its Stun and Sacrifice tokens.
         if self.stun == target:
             self.stun = NOBODY
         if self.sacrifice[self.owner[target]] == target:
             self.sacrifice[self.owner[target]] = NOBODY
-        if self.arms[target] <= 0:
-            self.arms[target] = 0
-            self._slaughter(target, by_player)
-            return True
-        return False
+        return self._reduce(target, amount, vigor_protects=True)
 
     def attack_down(self, attacker: int, zone: int) -> list[int]:
         """R8/R26: attack the top enemy battalion of `zone` and continue downward while each one
@@ -400,7 +396,7 @@ class BattleState:
         survivors = []
         while self.stacks[zone] and self.owner[self.stacks[zone][-1]] != me:
             target = self.stacks[zone][-1]
-            if not self._hit(target, self.arms[attacker], me):
+            if not self._hit(target, self.arms[attacker]):
                 survivors.append(target)
                 break
         self.stacks[zone] = self.stacks[zone] + (attacker,)
@@ -505,7 +501,7 @@ class BattleState:
             stack = self.stacks[zone]
             if len(stack) < 2:
                 continue
-            position = next((i for i in range(len(stack) - 1, -1, -1) if self.owner[stack[i]] == player), None)
+            position = self.highest_own(zone, player)
             if position is None or position == len(stack) - 1:
                 continue
             attacker = stack[position]

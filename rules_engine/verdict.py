@@ -63,15 +63,17 @@ def _read(source: Any) -> tuple[Replay, ReplayError | None]:
     return parse_document(source)
 
 
-def _divisive(state: BattleState, winner_if_any: dict) -> dict:
-    """R11: Total Arms, then battalion count (battlefield plus prisoners held by the enemy)."""
+def _divisive(state: BattleState) -> tuple[dict, str | None]:
+    """R11: Total Arms, then battalion count (battlefield plus prisoners held by the enemy).
+    Returns the measures and the winner (None: a tie on both)."""
     arms = {player: state.total_arms(number) for number, player in enumerate(PLAYERS)}
     count = {player: state.battalion_count(number) for number, player in enumerate(PLAYERS)}
+    winner = None
     for measure in (arms, count):
         if measure["p1"] != measure["p2"]:
-            winner_if_any["winner"] = "p1" if measure["p1"] > measure["p2"] else "p2"
+            winner = "p1" if measure["p1"] > measure["p2"] else "p2"
             break
-    return {"total_arms": arms, "battalions": count}
+    return {"total_arms": arms, "battalions": count}, winner
 
 
 def _decide(state: BattleState, replay: Replay) -> dict:
@@ -121,24 +123,24 @@ def _decide(state: BattleState, replay: Replay) -> dict:
                 return decided
         return _divisive_conclusion(state, decided)  # R14
     # resolve (R15, R38): never inferred, only checked.
-    if state.turns_played < RESOLVE_TURNS or state.calm_turns < RESOLVE_TURNS:
-        if state.turns_played < RESOLVE_TURNS:
-            reason = (f"Resolve needs three full turn cycles ({RESOLVE_TURNS} turns) without aggressive action; "
-                      f"the battle has only {state.turns_played} turns.")
-        else:
-            reason = (f"Resolve needs three full turn cycles ({RESOLVE_TURNS} turns) without aggressive action; "
-                      f"turn {state.turns_played - state.calm_turns} had one.")
-        decided["declaration"] = {"type": "resolve", "accepted": False, "reason": reason}
+    if state.turns_played < RESOLVE_TURNS:
+        reason = (f"Resolve needs three full turn cycles ({RESOLVE_TURNS} turns) without aggressive action; "
+                  f"the battle has only {state.turns_played} turns.")
+    elif state.calm_turns < RESOLVE_TURNS:
+        reason = (f"Resolve needs three full turn cycles ({RESOLVE_TURNS} turns) without aggressive action; "
+                  f"turn {state.turns_played - state.calm_turns} had one.")
+    else:
+        decided["outcome"] = Outcome.RESOLVE
         return decided
-    decided["outcome"] = Outcome.RESOLVE
+    decided["declaration"] = {"type": "resolve", "accepted": False, "reason": reason}
     return decided
 
 
 def _divisive_conclusion(state: BattleState, decided: dict) -> dict:
-    winner: dict = {}
-    decided["divisive"] = _divisive(state, winner)
-    if winner:
-        decided.update(outcome=Outcome.VICTORY, winner=winner["winner"], condition=Condition.FORCED_SURRENDER)
+    divisive, winner = _divisive(state)
+    decided["divisive"] = divisive
+    if winner is not None:
+        decided.update(outcome=Outcome.VICTORY, winner=winner, condition=Condition.FORCED_SURRENDER)
     else:
         decided.update(outcome=Outcome.STALEMATE)
     return decided
@@ -154,12 +156,19 @@ def missed_at(state: BattleState, after_turn: int) -> list[dict]:
     return missed
 
 
-def _adjudicate(source: Any) -> Verdict:
+def _formed(source: Any) -> tuple[Replay, ReplayError | None, BattleState]:
+    """Read a replay and play its formation: the replay, the error deferred by its reading (R45)
+    and the state at the start of the battle."""
     replay, unreadable = _read(source)
     state = BattleState.from_replay(replay)
     for number, entry in enumerate(replay.formation, 1):
         state.deploy(entry, number)
     state.begin_battle(replay.first_turn)
+    return replay, unreadable, state
+
+
+def _adjudicate(source: Any) -> Verdict:
+    replay, unreadable, state = _formed(source)
     missed: list[dict] = []
     last = len(replay.turns)
     for number, turn in enumerate(replay.turns, 1):
@@ -208,11 +217,7 @@ def replay_states(source: Replay | str | bytes | dict) -> Iterator[Snapshot]:
     """Yield the battle after the formation and after each turn, for a viewer.
 
     Raises `ReplayError` at the first bad step, after yielding every snapshot before it."""
-    replay, unreadable = _read(source)
-    state = BattleState.from_replay(replay)
-    for number, entry in enumerate(replay.formation, 1):
-        state.deploy(entry, number)
-    state.begin_battle(replay.first_turn)
+    replay, unreadable, state = _formed(source)
     yield Snapshot(0, state.copy())
     for number, turn in enumerate(replay.turns, 1):
         state.play_turn(turn, number)

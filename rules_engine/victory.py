@@ -60,9 +60,7 @@ def _counter_attack_due(state: BattleState, player: int) -> tuple[int, int] | No
     if not due:
         return None
     zone = min(due)
-    stack = stacks[zone]
-    position = next(i for i in range(len(stack) - 1, -1, -1) if owner[stack[i]] == player)
-    return zone, position
+    return zone, state.highest_own(zone, player)
 
 
 def _extrication_zone(state: BattleState, player: int) -> int | None:
@@ -107,9 +105,7 @@ def _maneuverable(state: BattleState, player: int) -> tuple[frozenset[int], list
 def _first_aggressive(state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> tuple | None:
     """The first attack, rout or destroy the Maneuver search of `battalion` meets, or None (a build
     alone is not aggressive, so the search does not report builds)."""
-    for event in state.explore(battalion, ma, hidden, positions=False, builds=False):
-        return event
-    return None
+    return next(state.explore(battalion, ma, hidden, positions=False, builds=False), None)
 
 
 def aggressive_action(state: BattleState, player: int) -> str | None:
