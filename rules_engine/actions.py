@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING
 from .board import FACING_INDEX, FACINGS, NO_ZONE
 from .errors import Location, ReplayError
 from .model import PLAYERS, Build, Destroy, Face, Move, Rout
+from .state import IN_PRISON, NOBODY
 
 if TYPE_CHECKING:
-    from .state import ManeuverRun
-
-_IN_PRISON = -1
+    from .state import BattleState, ManeuverRun
 
 
 def _stacked_only_move(run: ManeuverRun, what: str, location: Location) -> None:
@@ -23,6 +22,13 @@ def _stacked_only_move(run: ManeuverRun, what: str, location: Location) -> None:
     if len(state.stacks[state.zone[run.battalion]]) > 1:
         raise ReplayError("stacked_only_move", f"{state.ids[run.battalion]} is stacked on another battalion and "
                                                f"can only move, not {what} (R8, R28).", location)
+
+
+def must_descend(state: BattleState, battalion: int, location: Location) -> None:
+    """A battalion on a rampart (Alight) leaves it only by Descend."""
+    if state.ramparts[state.zone[battalion]] is not None:
+        raise ReplayError("must_descend", f"{state.ids[battalion]} stands on a rampart; only Descend takes it down.",
+                          location)
 
 
 def move(run: ManeuverRun, action: Move, location: Location) -> None:
@@ -37,8 +43,7 @@ def move(run: ManeuverRun, action: Move, location: Location) -> None:
     name = state.board.names[ahead]
     if state.ramparts[ahead] is not None:
         raise ReplayError("blocked_by_rampart", f"{ident} cannot move onto the rampart at {name}.", location)
-    if state.ramparts[here] is not None:
-        raise ReplayError("must_descend", f"{ident} stands on a rampart; only Descend takes it down.", location)
+    must_descend(state, battalion, location)
     if not state.ruleset.can_enter(state, battalion, ahead):
         raise ReplayError("impassable_terrain", f"{ident} cannot move onto {name}: no battalion moves onto "
                                                 f"{state.terrain[ahead]}.", location)
@@ -139,25 +144,33 @@ def rout(run: ManeuverRun, action: Rout, location: Location) -> None:
     state._aggressive = True
     run.ma_left = 0
     run.routed = True
+    pushed = None if destination == NO_ZONE else board.direction(target_zone, destination)  # R31: pushed this way
+    displace(state, target, destination, into_ruin, pushed, run.player)
+    if destination == NO_ZONE and action.torment:
+        state._torment(target, run.player)  # R6
+
+
+def displace(state: BattleState, target: int, destination: int, into_ruin: bool, pushed: int | None,
+             player: int) -> None:
+    """The aftermath of a rout (R31) or a Surge (R61) by `player`: `target` leaves its stack and its
+    Sacrifice token. Off the battlefield (`destination` NO_ZONE) it is a prisoner without a Stun token,
+    Vigor staying on the battlefield (R3); onto chasm or cliffside (`into_ruin`) it is slaughtered there;
+    else it lands facing `pushed` with the single Stun token (R3)."""
     state._remove_from_stack(target)
     if state.sacrifice[state.owner[target]] == target:
-        state.sacrifice[state.owner[target]] = -1
+        state.sacrifice[state.owner[target]] = NOBODY
     if destination == NO_ZONE:
-        # R31: the prisoner gets no Stun token; Vigor stays on the battlefield (R3).
         state._leave_battlefield(target)
-        state.zone[target] = _IN_PRISON
-        state.prisons[run.player] = state.prisons[run.player] + (target,)
-        if action.torment:
-            state._torment(target, run.player)  # R6
-    elif into_ruin:  # routed onto chasm or cliffside: slaughtered there
-        state.stacks[destination] = state.stacks[destination] + (target,)
-        state.zone[target] = destination
-        state._slaughter(target, run.player)
+        state.zone[target] = IN_PRISON
+        state.prisons[player] = state.prisons[player] + (target,)
+        return
+    state.stacks[destination] = state.stacks[destination] + (target,)
+    state.zone[target] = destination
+    if into_ruin:
+        state._slaughter(target, player)
     else:
-        state.stacks[destination] = state.stacks[destination] + (target,)
-        state.zone[target] = destination
-        state.facing[target] = board.direction(target_zone, destination)  # R31: pushed this way
-        state.stun = target  # R3: the single Stun token moves here
+        state.facing[target] = pushed
+        state.stun = target
 
 
 def build(run: ManeuverRun, action: Build, location: Location) -> None:
@@ -192,6 +205,12 @@ def place_rampart(run: ManeuverRun, zone: int, kingdom: str, location: Location)
     if unbuildable is not None and zone in unbuildable:
         raise ReplayError("terrain_forbids_build", f"{state.ids[run.battalion]} cannot build a rampart on "
                                                    f"{state.terrain[zone]} at {state.board.names[zone]}.", location)
+    raise_rampart(run, zone, kingdom, location)
+
+
+def raise_rampart(run: ManeuverRun, zone: int, kingdom: str, location: Location) -> None:
+    """Pay the build cost and put the general's rampart of `kingdom` on top of `zone` (R40)."""
+    state = run.state
     run.require(state.ruleset.build_cost, location)
     state.ramparts[zone] = (run.player, kingdom)  # R40
     state.ruleset.take_rampart(state, run.player, kingdom)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..actions import _connected, _rampart_left, destroy, place_rampart
+from ..actions import _connected, _rampart_left, destroy, displace, must_descend, place_rampart, raise_rampart
 from ..board import FACING_INDEX, NO_ZONE
 from ..errors import Location, ReplayError
 from ..model import PLAYERS, BattleArt
-from .terrain import connected_region
+from ..state import NOBODY
 
 if TYPE_CHECKING:
     from ..state import BattleState, ManeuverRun
@@ -36,7 +36,8 @@ MORTAR_RANGE, FARSHOT_RANGE, UNDERTOW_DISTANCE = 3, 4, 2
 FORGE_COST = 5
 HARVEST_ARMS = HEAVY
 # Terrain each transforming art needs underfoot, and what it (and the like terrain next to it) becomes.
-TRANSFORMS = {"melt": ("ice", "waterbody"), "freeze": ("waterbody", "ice"), "flood": ("valley", "waterbody")}
+TRANSFORMS = {"melt": ("ice", "waterbody"), "freeze": ("waterbody", "ice"), "flood": ("valley", "waterbody"),
+              "forestry": (None, "forest")}
 
 
 def _field(action: BattleArt, name: str) -> str:
@@ -98,6 +99,17 @@ def _line(state: BattleState, zone: int, facing: int, limit: int = 26):
         yield zone
 
 
+def _two_ahead(state: BattleState, zone: int, facing: int) -> int:
+    """The zone two zones from `zone` in a straight line towards `facing`, or NO_ZONE."""
+    near = state.board.neighbours[zone][facing]
+    return state.board.neighbours[near][facing] if near != NO_ZONE else NO_ZONE
+
+
+def _direction_two_away(state: BattleState, zone: int, other: int) -> int | None:
+    """The facing from `zone` towards `other` when it is two zones away in a straight line, else None."""
+    return next((d for d in range(4) if _two_ahead(state, zone, d) == other), None)
+
+
 def _first_enemy_ahead(state: BattleState, battalion: int, zone: int, facing: int,
                        hidden: frozenset[int] = frozenset()) -> tuple[int, int] | tuple[None, int | None]:
     """Pounce and Surge (R60, R61): the first zone ahead whose top battalion is an enemy, passing
@@ -137,9 +149,7 @@ def pounce(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     battalion = run.battalion
     _begin(run, action, location)
     here = state.zone[battalion]
-    if state.ramparts[here] is not None:
-        raise ReplayError("must_descend", f"{state.ids[battalion]} stands on a rampart; only Descend takes it down.",
-                          location)
+    must_descend(state, battalion, location)
     target_zone, rampart = _first_enemy_ahead(state, battalion, here, state.facing[battalion])
     if rampart is not None:
         raise ReplayError("blocked_by_rampart", f"The rampart at {state.board.names[rampart]} stands between "
@@ -172,9 +182,7 @@ def incinerate(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     _begin(run, action, location)
     here = _ground(run, "forest", "incinerate", location)
     _final(run, "incinerate", location)
-    for zone in connected_region(state, here, "forest"):
-        state.terrain[zone] = None
-        _burn_zone(state, zone, SEVERE_BURN)
+    state.ruleset.burn_forest(state, here, SEVERE_BURN)
     _spend_all(run, "incinerate")
 
 
@@ -281,8 +289,7 @@ def surge(run: ManeuverRun, action: BattleArt, location: Location) -> None:
         destination = state._zone_number(to, location)
         pushed = board.direction(target_zone, destination)
         if pushed is None:
-            pushed = next((d for d in range(4) if board.neighbours[target_zone][d] != NO_ZONE
-                           and board.neighbours[board.neighbours[target_zone][d]][d] == destination), None)
+            pushed = _direction_two_away(state, target_zone, destination)
         if pushed is None:
             raise ReplayError("art_out_of_range", f"{to} is neither adjacent to {state.ids[target]} nor two zones "
                                                   "from it in a straight line.", location)
@@ -292,24 +299,12 @@ def surge(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     into_ruin = state.terrain is not None and state.ruleset.check_rout(state, target_zone, destination, location)
     run.require(1, location)
     state._aggressive = True
-    state._remove_from_stack(target)
-    if state.sacrifice[state.owner[target]] == target:
-        state.sacrifice[state.owner[target]] = -1
+    displace(state, target, destination, into_ruin, pushed, run.player)
     if destination == NO_ZONE:
-        state._leave_battlefield(target)
-        state.zone[target] = -1  # in prison (R31)
-        state.prisons[run.player] = state.prisons[run.player] + (target,)
-        if run.surged != -1 and state.stun == run.surged:
-            state.stun = -1  # the last battalion surged is a prisoner: no Stun at all
-    else:
-        state.stacks[destination] = state.stacks[destination] + (target,)
-        state.zone[target] = destination
-        if into_ruin:
-            state._slaughter(target, run.player)
-        else:
-            state.facing[target] = pushed
-            state.stun = target
-            run.surged = target
+        if run.surged != NOBODY and state.stun == run.surged:
+            state.stun = NOBODY  # the last battalion surged is a prisoner: no Stun at all
+    elif not into_ruin:
+        run.surged = target
     run.ma_left -= 1
 
 
@@ -326,8 +321,7 @@ def undertow(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     target_zone = state.zone[target]
     if state.owner[target] == run.player or target_zone < 0 or state.stacks[target_zone][-1] != target:
         raise ReplayError("art_no_target", f"{ident} is not a top-most enemy battalion on the battlefield.", location)
-    direction = next((d for d in range(4) if board.neighbours[here][d] != NO_ZONE
-                      and board.neighbours[board.neighbours[here][d]][d] == target_zone), None)
+    direction = _direction_two_away(state, here, target_zone)
     if direction is None:
         raise ReplayError("art_out_of_range", f"{ident} is not two zones from {state.ids[battalion]} in a straight "
                                               "line.", location)
@@ -379,19 +373,8 @@ def overgrow(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     elif zone not in state.board.adjacent[here]:
         raise ReplayError("build_not_connected", f"An enemy rampart is overgrown only from an adjacent zone; {name} "
                                                  f"is not adjacent to {state.ids[battalion]}.", location)
-    run.require(state.ruleset.build_cost, location)
+    raise_rampart(run, zone, kingdom, location)
     state.overgrown[zone] = state.overgrown.get(zone, ()) + (rampart,)
-    state.ramparts[zone] = (run.player, kingdom)
-    state.ruleset.take_rampart(state, run.player, kingdom)
-    run.ma_left -= state.ruleset.build_cost
-
-
-def forestry(run: ManeuverRun, action: BattleArt, location: Location) -> None:
-    _begin(run, action, location)
-    here = _ground(run, None, "forestry", location)
-    _final(run, "forestry", location)
-    _transform(run.state, here, "forest", None)
-    _spend_all(run, "forestry")
 
 
 def harvesting_destroy(run: ManeuverRun, action, location: Location) -> None:
@@ -459,8 +442,7 @@ def forge(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     ident = state.ids[battalion]
     _begin(run, action, location)
     here = state.zone[battalion]
-    if state.ramparts[here] is not None:
-        raise ReplayError("must_descend", f"{ident} stands on a rampart; only Descend takes it down.", location)
+    must_descend(state, battalion, location)
     facing = state.facing[battalion]
     ahead = state.board.neighbours[here][facing]
     if ahead == NO_ZONE or state.terrain is None or state.terrain[ahead] != "chasm":
@@ -482,8 +464,7 @@ def forge(run: ManeuverRun, action: BattleArt, location: Location) -> None:
 def devastate(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     state = run.state
     _begin(run, action, location)
-    ground = state.ground(run.battalion) if state.terrain is not None else None
-    here = _ground(run, "crag" if ground == "crag" else None, "devastate", location)
+    here = _ground(run, "crag" if state.ground(run.battalion) == "crag" else None, "devastate", location)
     _final(run, "devastate", location)
     affected = [here] + [z for z in state.board.adjacent[here]
                          if state.terrain[z] in (None, "crag") and state.ramparts[z] is None]
@@ -504,7 +485,7 @@ HANDLERS = {
     "pounce": pounce, "burn": burn, "incinerate": incinerate, "scald": scald, "melt": _transforming("melt"),
     "alight": alight, "descend": descend, "freeze": _transforming("freeze"),
     "surge": surge, "undertow": undertow, "flood": _transforming("flood"),
-    "flourish": flourish, "overgrow": overgrow, "forestry": forestry,
+    "flourish": flourish, "overgrow": overgrow, "forestry": _transforming("forestry"),
     "mortar": mortar, "farshot": farshot, "forge": forge, "devastate": devastate,
 }
 
@@ -559,13 +540,9 @@ class BattleArts:
                 target_zone, _ = _first_enemy_ahead(state, battalion, where, facing)
                 if target_zone is not None and self.move_cost(state, battalion, target_zone) <= full_ma:
                     return True
-            if kingdom == "blak" and state.terrain is not None and best_ma >= FORGE_COST:
-                ahead = board.neighbours[where][facing]
-                if ahead != NO_ZONE and state.terrain[ahead] == "chasm":
-                    beyond = board.neighbours[ahead][facing]
-                    if beyond != NO_ZONE and state.ramparts[beyond] is None and self.can_enter(state, battalion,
-                                                                                               beyond):
-                        return True
+            if (kingdom == "blak" and state.terrain is not None and best_ma >= FORGE_COST
+                    and self._forge_landing(state, battalion, where, facing) is not None):
+                return True
         return super().art_can_leave(state, battalion, facings, best_ma, full_ma)
 
     # ---- R13: Pounce, Surge, a Mortar on a rampart, and the attacks of Descend and Chasm Forge ----
@@ -607,18 +584,15 @@ class BattleArts:
                     if state.ramparts[place] is not None:
                         return f"{ident} can destroy the rampart at {names[place]} with a mortar"
             if kingdom == "blak" and left >= FORGE_COST and state.terrain is not None:
-                ahead = board.neighbours[zone][facing]
-                if ahead != NO_ZONE and state.terrain[ahead] == "chasm":
-                    beyond = board.neighbours[ahead][facing]
-                    if beyond != NO_ZONE and state.ramparts[beyond] is None and self.can_enter(state, battalion,
-                                                                                               beyond):
-                        stack = [b for b in state.stacks[beyond] if b not in hidden]
-                        if stack and state.owner[stack[-1]] != me:
-                            return f"{ident} can forge the chasm and attack {state.ids[stack[-1]]} at {names[beyond]}"
-                        found = self._after_art_move(state, battalion, beyond, facing, left - FORGE_COST, hidden,
-                                                     f"forge the chasm at {names[ahead]}")
-                        if found is not None:
-                            return found
+                beyond = self._forge_landing(state, battalion, zone, facing)
+                if beyond is not None:
+                    stack = [b for b in state.stacks[beyond] if b not in hidden]
+                    if stack and state.owner[stack[-1]] != me:
+                        return f"{ident} can forge the chasm and attack {state.ids[stack[-1]]} at {names[beyond]}"
+                    found = self._after_art_move(state, battalion, beyond, ((facing, 0),), left - FORGE_COST, hidden,
+                                                 f"forge the chasm at {names[board.neighbours[zone][facing]]}")
+                    if found is not None:
+                        return found
         return None
 
     def _frost_aggressive(self, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
@@ -651,39 +625,57 @@ class BattleArts:
                 stack = [b for b in state.stacks[near] if b not in hidden]
                 if stack and state.owner[stack[-1]] != me:
                     return f"{ident} can {how} onto {state.ids[stack[-1]]} at {names[near]}"
-                for new_facing, cost in facings:
-                    found = self._after_art_move(state, battalion, near, new_facing, left - cost, hidden,
-                                                 f"{how} to {names[near]}")
-                    if found is not None:
-                        return found
+                found = self._after_art_move(state, battalion, near, facings, left, hidden, f"{how} to {names[near]}")
+                if found is not None:
+                    return found
         return None
 
-    def _after_art_move(self, state: BattleState, battalion: int, zone: int, facing: int, ma: int,
+    def _after_art_move(self, state: BattleState, battalion: int, zone: int, facings, ma: int,
                         hidden: frozenset[int], how: str) -> str | None:
         """R13 within one Maneuver: an aggressive action left to the battalion once an art has moved it to
-        `zone` (not onto an enemy) with `ma` MA, as the sentence aggressive_action gives."""
-        if ma < 1:
-            return None
-        moved = state.copy()
-        moved._remove_from_stack(battalion)
-        moved.stacks[zone] = moved.stacks[zone] + (battalion,)
-        moved.zone[battalion] = zone
-        moved.facing[battalion] = facing
+        `zone` (not onto an enemy) with `ma` MA, then turned to one of `facings` ((facing, its MA), tried
+        in order), as the sentence aggressive_action gives. The searches only read the moved copy, so one
+        copy serves every facing."""
+        moved = None
         ids, names = state.ids, state.board.names
-        then = None
-        for kind, where, _cost, target in moved.explore(battalion, ma, hidden, positions=False):
-            if kind in ("attack", "rout"):
-                then = f"{kind} {ids[target]} at {names[where]}"
-            elif kind == "destroy":
-                then = (f"build a rampart at {names[where]} and destroy it" if target == "built"
-                        else f"destroy the rampart at {names[where]}")
+        for facing, cost in facings:
+            left = ma - cost
+            if left < 1:
+                continue
+            if moved is None:
+                moved = state.copy()
+                moved._remove_from_stack(battalion)
+                moved.stacks[zone] = moved.stacks[zone] + (battalion,)
+                moved.zone[battalion] = zone
+            moved.facing[battalion] = facing
+            then = None
+            for kind, where, _cost, target in moved.explore(battalion, left, hidden, positions=False):
+                if kind in ("attack", "rout"):
+                    then = f"{kind} {ids[target]} at {names[where]}"
+                elif kind == "destroy":
+                    then = (f"build a rampart at {names[where]} and destroy it" if target == "built"
+                            else f"destroy the rampart at {names[where]}")
+                if then is not None:
+                    break
+            else:
+                found = self.art_aggressive(moved, battalion, left, hidden, nested=True)
+                if found is not None:
+                    then = found.removeprefix(f"{ids[battalion]} can ")
             if then is not None:
-                break
-        else:
-            found = self.art_aggressive(moved, battalion, ma, hidden, nested=True)
-            if found is not None:
-                then = found.removeprefix(f"{ids[battalion]} can ")
-        return None if then is None else f"{ids[battalion]} can {how}, then {then}"
+                return f"{ids[battalion]} can {how}, then {then}"
+        return None
+
+    def _forge_landing(self, state: BattleState, battalion: int, zone: int, facing: int) -> int | None:
+        """Chasm Forge (R67) from `zone` facing `facing`: the zone beyond the chasm ahead that the battalion
+        would land on, or None (terrain elected)."""
+        neighbours = state.board.neighbours
+        ahead = neighbours[zone][facing]
+        if ahead == NO_ZONE or state.terrain[ahead] != "chasm":
+            return None
+        beyond = neighbours[ahead][facing]
+        if beyond == NO_ZONE or state.ramparts[beyond] is not None or not self.can_enter(state, battalion, beyond):
+            return None
+        return beyond
 
     def _surge_possible(self, state: BattleState, target_zone: int, hidden: frozenset[int]) -> bool:
         board = state.board
@@ -692,9 +684,7 @@ class BattleArts:
         if board.on_edge[target_zone]:
             return True
         for direction in range(4):
-            near = board.neighbours[target_zone][direction]
-            far = board.neighbours[near][direction] if near != NO_ZONE else NO_ZONE
-            for zone in (near, far):
+            for zone in (board.neighbours[target_zone][direction], _two_ahead(state, target_zone, direction)):
                 if zone != NO_ZONE and state.ramparts[zone] is None and not [
                         b for b in state.stacks[zone] if b not in hidden] and (
                         state.terrain is None or self.rout_destination_ok(state, target_zone, zone)):

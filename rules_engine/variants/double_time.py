@@ -25,6 +25,6 @@ class DoubleTime:
         from ..state import UNDEPLOYED
 
         player = (state.deployed // 2) % 2
-        if any(state.owner[b] == player and state.zone[b] == UNDEPLOYED for b in range(len(state.ids))):
+        if any(state.zone[b] == UNDEPLOYED for b in state.battalions_of[player]):
             return player
         return 1 - player

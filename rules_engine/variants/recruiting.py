@@ -41,8 +41,7 @@ class ArmyRecruiting:
 
     def setup(self, state: BattleState) -> None:
         # One rampart per battalion, of that battalion's kingdom (R53).
-        state.rampart_pool = [tuple(state.kingdom[b] for b in range(len(state.ids)) if state.owner[b] == player)
-                              for player in (0, 1)]
+        state.rampart_pool = [tuple(state.kingdom[b] for b in state.battalions_of[player]) for player in (0, 1)]
         super().setup(state)
 
     def rampart_kingdom(self, state: BattleState, battalion: int) -> str | None:

@@ -109,33 +109,36 @@ class Terrain:
     def after_sacrifice(self, state: BattleState, zone: int, player: int) -> None:
         """The Forest where a battalion is sacrificed burns, with every forest traced back to it (R55)."""
         if zone >= 0 and state.terrain[zone] == "forest" and state.ramparts[zone] is None:
-            burned = connected_region(state, zone, "forest")
-            for place in burned:
-                state.terrain[place] = None
-            for place in burned:
-                for battalion in state.stacks[place]:
-                    if not self.fireproof(state, battalion):
-                        state._reduce(battalion, FOREST_FIRE, vigor_protects=False)
+            self.burn_forest(state, zone, FOREST_FIRE)
         super().after_sacrifice(state, zone, player)
+
+    def burn_forest(self, state: BattleState, zone: int, amount: int) -> None:
+        """The forest of `zone` (no rampart on it) and every forest traced from it burn to flatland; each
+        battalion there that is not fireproof loses `amount` Arms, Vigor not protecting (R4, R55, Incinerate)."""
+        burned = connected_region(state, zone, "forest")
+        for place in burned:
+            state.terrain[place] = None
+        for place in burned:
+            for battalion in state.stacks[place]:
+                if not self.fireproof(state, battalion):
+                    state._reduce(battalion, amount, vigor_protects=False)
 
     def fireproof(self, state: BattleState, battalion: int) -> bool:
         return False
 
     # ---- Routs ----
     def check_rout(self, state: BattleState, target_zone: int, destination: int, location: Location) -> bool:
-        here = state.terrain[target_zone]
-        if here == "stronghold":
+        """Rout and Surge call this only for a target zone without a rampart, where `can_be_routed` is
+        the stronghold test."""
+        if not self.can_be_routed(state, target_zone):
             raise ReplayError("rout_from_stronghold", f"{state.ids[state.stacks[target_zone][-1]]} stands on a "
                                                       "stronghold and cannot be routed.", location)
         if destination == NO_ZONE:
             return False
-        there = state.terrain[destination]
-        if there == "cliffside":
-            if here == "waterbody":
-                raise ReplayError("rout_onto_cliffside", f"{state.ids[state.stacks[target_zone][-1]]} stands on "
-                                                         "waterbody and cannot be routed onto cliffside.", location)
-            return True
-        return there == "chasm"
+        if not self.rout_destination_ok(state, target_zone, destination):
+            raise ReplayError("rout_onto_cliffside", f"{state.ids[state.stacks[target_zone][-1]]} stands on "
+                                                     "waterbody and cannot be routed onto cliffside.", location)
+        return state.terrain[destination] in IMPASSABLE  # slaughtered on chasm or cliffside
 
     def can_be_routed(self, state: BattleState, target_zone: int) -> bool:
         return state.terrain[target_zone] != "stronghold" or state.ramparts[target_zone] is not None
