@@ -8,12 +8,14 @@ Pure Python, standard library only. The public API:
 - `replay_states(replay)` -> snapshots after the formation and after each turn
 - `generate_game(seed)` -> a random legal replay (dict)
 """
+from .conditions import Condition
 from .errors import ERROR_CODES, Location, ReplayError
+from .generator import generate_game
 from .model import Replay
 from .replay import load_replay
 from .state import BattleState, Reach
+from .variants import battle_from_replay, new_battle
 from .verdict import Outcome, Snapshot, Verdict, adjudicate, replay_states
-from .victory import Condition
 
 ENGINE_VERSION = "1.0.0"
 
@@ -30,14 +32,9 @@ __all__ = [
     "Snapshot",
     "Verdict",
     "adjudicate",
+    "battle_from_replay",
     "generate_game",
     "load_replay",
+    "new_battle",
     "replay_states",
 ]
-
-
-def generate_game(seed: int, **options):
-    """A seeded random legal game as a replay dict (see `rules_engine.generator`)."""
-    from .generator import generate_game as generate
-
-    return generate(seed, **options)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .board import FACING_INDEX, FACINGS, NO_ZONE
+from .constants import IN_PRISON, NOBODY
 from .errors import Location, ReplayError
 from .model import PLAYERS, Build, Destroy, Face, Move, Rout
-from .state import IN_PRISON, NOBODY
 
 if TYPE_CHECKING:
     from .state import BattleState, ManeuverRun
@@ -47,17 +47,30 @@ def move(run: ManeuverRun, action: Move, location: Location) -> None:
     if not state.ruleset.can_enter(state, battalion, ahead):
         raise ReplayError("impassable_terrain", f"{ident} cannot move onto {name}: no battalion moves onto "
                                                 f"{state.terrain[ahead]}.", location)
-    cost = state.ruleset.move_cost(state, battalion, ahead)
+    ruleset = state.ruleset
+    if action.snowblind:  # R17: a choice written on the move
+        if not ruleset.has_arts:
+            raise ReplayError("variant_not_elected", "Snowblind is a battle art; this battle did not elect the "
+                                                     "battle_arts variant.", location)
+        if state.kingdom[battalion] != "frost":
+            raise ReplayError("art_wrong_kingdom", f"Snowblind is a battle art of frost; {ident} is of "
+                                                   f"{state.kingdom[battalion]}.", location)
+        if not ruleset.snowblind_allowed(state, battalion, ahead):
+            raise ReplayError("art_no_target", f"Snowblind needs an empty zone next to one of {PLAYERS[run.player]}'s "
+                                               f"ramparts; {name} is not one (R17).", location)
+        cost = 0
+    else:
+        cost = ruleset.plain_move_cost(state, battalion, ahead)
     run.require(cost, location)
     # The facings are checked against the attack's outcome, so work that out before changing anything.
     facings = action.enemy_facings or ()
     if facings:
-        survivor = _predict_survivor(state, battalion, ahead)
+        survivor = predict_survivor(state, battalion, ahead)
         for target_id, _facing in facings:
             if survivor is None or state.ids[survivor] != target_id:
                 raise ReplayError("bad_enemy_facing", f"enemy_facings names {target_id}, which does not survive an "
                                                       f"attack of this move.", location)
-    state._remove_from_stack(battalion)
+    state.remove_from_stack(battalion)
     stack = state.stacks[ahead]
     attacks = bool(stack) and state.owner[stack[-1]] != run.player
     state.attack_down(battalion, ahead)
@@ -68,12 +81,14 @@ def move(run: ManeuverRun, action: Move, location: Location) -> None:
     run.ma_left -= cost
 
 
-def _predict_survivor(state, battalion: int, zone: int) -> int | None:
-    """The enemy battalion that would survive the attack chain of a move onto `zone` (R8)."""
+def predict_survivor(state, battalion: int, zone: int, skip_top: bool = False) -> int | None:
+    """The enemy battalion that would survive the attack chain of a move onto `zone` (R8); with
+    `skip_top` the top one is slaughtered first whatever its Arms (Pounce, R60)."""
     me = state.owner[battalion]
     strength = state.arms[battalion]
     vigor_left = state.ruleset.vigor_cap - state.vigor_lost
-    for target in reversed(state.stacks[zone]):
+    stack = state.stacks[zone][:-1] if skip_top else state.stacks[zone]
+    for target in reversed(stack):
         if state.owner[target] == me:
             return None
         loss = min(strength, vigor_left) if state.vigor == target else strength
@@ -85,14 +100,28 @@ def _predict_survivor(state, battalion: int, zone: int) -> int | None:
 def face(run: ManeuverRun, action: Face, location: Location) -> None:
     state = run.state
     battalion = run.battalion
-    _stacked_only_move(run, "change facing", location)
+    ident = state.ids[battalion]
+    stack = state.stacks[state.zone[battalion]]
+    if len(stack) > 1:
+        if not run.faces_only or state.owner[stack[-2]] != run.player:
+            _stacked_only_move(run, "change facing", location)  # R5: not even a Stall turns it on an enemy
+        if run.unless_stall is None:
+            run.unless_stall = ReplayError("stacked_only_move", f"{ident} is stacked on another battalion and can "
+                                                                "only move, not change facing, in a Maneuver that is "
+                                                                "not a Stall (R5, R8, R28).", location)
     current = state.facing[battalion]
     wanted = FACING_INDEX[action.to]
     if wanted == current:
-        raise ReplayError("facing_unchanged", f"{state.ids[battalion]} already faces {action.to}; a face action "
+        raise ReplayError("facing_unchanged", f"{ident} already faces {action.to}; a face action "
                                               "must change the facing (R29).", location)
     cost = state.ruleset.face_cost(current, wanted)
-    run.require(cost, location)
+    if cost > run.ma_left and run.faces_only:
+        # R5: a Maneuver of face actions only is a Stall and its MA are not counted.
+        if run.unless_stall is None:
+            run.unless_stall = ReplayError("not_enough_ma", f"{ident} has {max(run.ma_left, 0)} MA left; this "
+                                                            f"action costs {cost}.", location)
+    else:
+        run.require(cost, location)
     state.facing[battalion] = wanted
     run.ma_left -= cost
 
@@ -103,7 +132,7 @@ def rout(run: ManeuverRun, action: Rout, location: Location) -> None:
     battalion = run.battalion
     ident = state.ids[battalion]
     _stacked_only_move(run, "rout", location)
-    target = state._battalion_number(action.target, location)
+    target = state.battalion_number(action.target, location)
     if state.owner[target] == run.player:
         raise ReplayError("rout_target_not_enemy", f"{action.target} is on {PLAYERS[run.player]}'s own side; "
                                                    "only an enemy battalion can be routed.", location)
@@ -130,7 +159,7 @@ def rout(run: ManeuverRun, action: Rout, location: Location) -> None:
                                                   "battlefield's edge and cannot be routed off it.", location)
         destination = NO_ZONE
     else:
-        destination = state._zone_number(action.to, location)
+        destination = state.zone_number(action.to, location)
         if destination not in board.adjacent[target_zone]:
             raise ReplayError("rout_zone_not_adjacent", f"{action.to} is not adjacent to {action.target} at "
                                                         f"{board.names[target_zone]}.", location)
@@ -141,13 +170,13 @@ def rout(run: ManeuverRun, action: Rout, location: Location) -> None:
             raise ReplayError("torment_needs_prisoner", "torment: true needs a rout off the battlefield (a "
                                                         "prisoner).", location)
     into_ruin = state.terrain is not None and state.ruleset.check_rout(state, target_zone, destination, location)
-    state._aggressive = True
+    state.aggressive_this_turn = True
     run.ma_left = 0
     run.routed = True
     pushed = None if destination == NO_ZONE else board.direction(target_zone, destination)  # R31: pushed this way
     displace(state, target, destination, into_ruin, pushed, run.player)
     if destination == NO_ZONE and action.torment:
-        state._torment(target, run.player)  # R6
+        state.torment_prisoner(target, run.player)  # R6
 
 
 def displace(state: BattleState, target: int, destination: int, into_ruin: bool, pushed: int | None,
@@ -156,38 +185,45 @@ def displace(state: BattleState, target: int, destination: int, into_ruin: bool,
     Sacrifice token. Off the battlefield (`destination` NO_ZONE) it is a prisoner without a Stun token,
     Vigor staying on the battlefield (R3); onto chasm or cliffside (`into_ruin`) it is slaughtered there;
     else it lands facing `pushed` with the single Stun token (R3)."""
-    state._remove_from_stack(target)
+    state.remove_from_stack(target)
     if state.sacrifice[state.owner[target]] == target:
         state.sacrifice[state.owner[target]] = NOBODY
+    if destination == NO_ZONE or into_ruin:
+        # R107: the Stun goes to the last battalion routed; taken prisoner or slaughtered, it takes none,
+        # and an earlier one routed this turn keeps none either.
+        if state.routed_stun != NOBODY and state.stun == state.routed_stun:
+            state.stun = NOBODY
+        state.routed_stun = NOBODY
     if destination == NO_ZONE:
-        state._leave_battlefield(target)
+        state.leave_battlefield(target)
         state.zone[target] = IN_PRISON
         state.prisons[player] = state.prisons[player] + (target,)
         return
     state.stacks[destination] = state.stacks[destination] + (target,)
     state.zone[target] = destination
     if into_ruin:
-        state._slaughter(target, player)
+        state.slaughter(target, player)
     else:
         state.facing[target] = pushed
         state.stun = target
+        state.routed_stun = target
 
 
 def build(run: ManeuverRun, action: Build, location: Location) -> None:
     state = run.state
     battalion = run.battalion
     _stacked_only_move(run, "build", location)
-    zone = state._zone_number(action.zone, location)
+    zone = state.zone_number(action.zone, location)
     if state.stacks[zone] or state.ramparts[zone] is not None:
         raise ReplayError("zone_occupied", f"{action.zone} is occupied; a rampart needs an empty zone.", location)
-    kingdom = _rampart_left(run, location)
-    if not _connected(state, run.player, state.zone[battalion], zone):
+    kingdom = rampart_left(run, location)
+    if not connected(state, run.player, state.zone[battalion], zone):
         raise ReplayError("build_not_connected", f"{action.zone} is neither adjacent to {state.ids[battalion]} nor "
                                                  "to a chain of its general's ramparts reaching it.", location)
     place_rampart(run, zone, kingdom, location)
 
 
-def _rampart_left(run: ManeuverRun, location: Location) -> str:
+def rampart_left(run: ManeuverRun, location: Location) -> str:
     """The kingdom of the rampart this battalion builds (R40, R53), or refuse when none is left."""
     state = run.state
     kingdom = state.ruleset.rampart_kingdom(state, run.battalion)
@@ -217,7 +253,7 @@ def raise_rampart(run: ManeuverRun, zone: int, kingdom: str, location: Location)
     run.ma_left -= state.ruleset.build_cost
 
 
-def _connected(state, player: int, origin: int, zone: int) -> bool:
+def connected(state, player: int, origin: int, zone: int) -> bool:
     """Whether `zone` touches `origin` or an own rampart chained (through own ramparts) to it."""
     adjacent = state.board.adjacent
     if zone in adjacent[origin]:
@@ -244,7 +280,7 @@ def destroy(run: ManeuverRun, action: Destroy, location: Location) -> None:
     if not state.ruleset.can_destroy(state.arms[battalion]):
         raise ReplayError("arms_too_low", f"{ident} has Arms {state.arms[battalion]}; destroying a rampart needs "
                                           f"Arms {state.ruleset.destroy_min_arms} or more.", location)
-    zone = state._zone_number(action.zone, location)
+    zone = state.zone_number(action.zone, location)
     ahead = state.board.neighbours[state.zone[battalion]][state.facing[battalion]]
     if zone != ahead:
         raise ReplayError("destroy_not_ahead", f"{ident} can only destroy the rampart in the zone ahead of it, not "
@@ -254,8 +290,8 @@ def destroy(run: ManeuverRun, action: Destroy, location: Location) -> None:
         raise ReplayError("no_rampart", f"There is no rampart at {action.zone}.", location)
     cost = state.ruleset.destroy_cost(state.kingdom[battalion], rampart[1])  # R40
     run.require(cost, location)
-    state._remove_top_rampart(zone)  # removed from play for good: it does not return to its general
-    state._aggressive = True
+    state.remove_top_rampart(zone)  # removed from play for good: it does not return to its general
+    state.aggressive_this_turn = True
     run.ma_left -= cost
 
 

@@ -12,6 +12,7 @@ FACINGS = ("N", "E", "S", "W")
 FACING_INDEX = {name: index for index, name in enumerate(FACINGS)}
 _DELTAS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 MAX_SIDE = 26
+DEFAULT_SIDE = 7  # R109: a board side the log leaves out
 ZONE_PATTERN = re.compile(r"^([a-z])([1-9][0-9]?)$")
 NO_ZONE = -1
 _TURN_STEPS = (0, 1, 2, 1)

@@ -14,8 +14,9 @@ from pathlib import Path
 from . import ENGINE_VERSION
 from .board import FACINGS
 from .errors import ReplayError
-from .model import PLAYERS
-from .replay import MAX_DOCUMENT_BYTES
+from .generator import generate_game
+from .model import PLAYERS, VARIANTS
+from .replay import MAX_DOCUMENT_BYTES, MAX_TURNS, load_replay
 from .state import BattleState
 from .verdict import Verdict, adjudicate, replay_states
 
@@ -173,6 +174,59 @@ def _show_command(args: argparse.Namespace) -> int:
     return EXIT_VALID
 
 
+def _board_size(text: str) -> tuple[int, int]:
+    width, separator, height = text.lower().partition("x")
+    if not separator or not width.isdigit() or not height.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a board size such as 7x7")
+    return int(width), int(height)
+
+
+def _turn_count(text: str) -> int:
+    if not text.isdigit() or int(text) > MAX_TURNS:
+        raise argparse.ArgumentTypeError(f"{text!r}: the number of turns is 0 to {MAX_TURNS}")
+    return int(text)
+
+
+def _variant_list(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    unknown = [name for name in names if name not in VARIANTS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"{', '.join(unknown)}: not an Organized Play variant "
+                                         f"({', '.join(VARIANTS)})")
+    return names
+
+
+def _generate_command(args: argparse.Namespace) -> int:
+    """Write a random legal replay; the generals are given by name or by their platform ids."""
+    given = (args.p1, args.p2)
+    ids = tuple(int(value) for value in given if value is not None and value.isdigit())
+    if ids and len(ids) != 2:
+        print("generate: give both generals by id (digits) or neither.", file=sys.stderr)
+        return EXIT_UNREADABLE
+    names = tuple(f"General {value}" if value.isdigit() else value for value in (
+        given[0] or "Player One", given[1] or "Player Two"))
+    width, height = args.board
+    try:
+        game = generate_game(args.seed, width=width, height=height, max_turns=args.turns, variants=args.variants,
+                             names=names, general_ids=ids or None)
+        load_replay(game)  # the names and the board must make a readable replay too
+    except (ValueError, ReplayError) as error:
+        print(f"generate: {error}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    text = json.dumps(game, indent=1, ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_VALID
+    try:
+        Path(args.output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        print(f"generate: cannot write {args.output} ({error.strerror or error}).", file=sys.stderr)
+        return EXIT_UNREADABLE
+    print(f"wrote {args.output}: {len(game['turns'])} turns, result {game.get('result', {}).get('type', 'none')}",
+          file=sys.stderr)
+    return EXIT_VALID
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m rules_engine",
@@ -191,9 +245,30 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("file", metavar="FILE", help="replay JSON file")
     show.add_argument("--turn", type=int, default=0, metavar="N", help="turn number (0: after the formation)")
     show.set_defaults(run=_show_command)
+    make = commands.add_parser("generate", help="write a random legal replay (for trying the platform out)",
+                               description="Write a random legal replay of a seeded game: the same options give "
+                                           "the same replay.")
+    make.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    make.add_argument("--board", type=_board_size, default=(7, 7), metavar="WxH",
+                      help="battlefield width x height, each 1..26, height 3 or more (default 7x7)")
+    make.add_argument("--turns", type=_turn_count, default=80, metavar="N", help="at most N turns (default 80)")
+    make.add_argument("--variants", type=_variant_list, default=(), metavar="LIST",
+                      help=f"comma-separated variants: {', '.join(VARIANTS)} (default none)")
+    make.add_argument("--p1", metavar="NAME_OR_ID", help="Player-1: a name, or the platform's general id (digits)")
+    make.add_argument("--p2", metavar="NAME_OR_ID", help="Player-2: a name, or the platform's general id (digits)")
+    make.add_argument("--output", "-o", metavar="FILE", help="write the replay here instead of printing it")
+    make.set_defaults(run=_generate_command)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    # Whatever a replay quotes, printing it never fails (a lone surrogate is written as an escape).
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except Exception as error:  # noqa: BLE001 - a command line prints a sentence, never a traceback
+        print(f"The rules engine failed ({type(error).__name__}); please report the input.", file=sys.stderr)
+        return EXIT_UNREADABLE

@@ -57,7 +57,7 @@ ERROR_CODES: dict[str, str] = {
     "transfer_not_allowed": "A Lighten transfer or below_facing without an own battalion directly beneath.",
     "transfer_too_large": "A Lighten transfers more Arms than were dismissed.",
     "arms_above_six": "A Lighten transfer would raise the battalion beneath above Arms 6.",
-    "stacked_on_enemy": "A Stall cannot turn a battalion stacked on an enemy battalion (R5).",
+    "stacked_on_enemy": "A Stall or a Lighten cannot turn a battalion stacked on an enemy battalion (R5, R101).",
     "no_ma_spent": "A Maneuver must spend at least 1 MA (R29).",
     # Maneuver actions
     "not_enough_ma": "The action costs more MA than the battalion has left.",
@@ -132,6 +132,9 @@ class ReplayError(Exception):
     def __init__(self, code: str, message: str, location: Location = HEADER):
         if code not in ERROR_CODES:
             raise ValueError(f"unregistered error code {code!r}")
+        # A message may quote what the log says; a lone surrogate there is written as its escape, so
+        # that the message can always be printed and encoded as UTF-8.
+        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
         super().__init__(message)
         self.code = code
         self.message = message

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from .actions import _predict_survivor
+from .actions import predict_survivor
 from .board import FACINGS
 from .errors import ReplayError
 from .model import (
@@ -38,6 +38,7 @@ from .model import (
     Turn,
 )
 from .state import BattleState
+from .variants import new_battle
 from .victory import BEST_FIRST, HOLDS, RESOLVE_TURNS, has_aggressive_action
 
 
@@ -51,7 +52,7 @@ def _candidate_actions(state: BattleState, battalion: int, rng: random.Random) -
     if ahead >= 0:
         stack = state.stacks[ahead]
         if stack and state.owner[stack[-1]] != state.owner[battalion]:
-            survivor = _predict_survivor(state, battalion, ahead)
+            survivor = predict_survivor(state, battalion, ahead)
             facings = None
             if survivor is not None and rng.random() < 0.5:
                 facings = ((state.ids[survivor], rng.choice(FACINGS)),)
@@ -151,8 +152,10 @@ def _play_turn(state: BattleState, rng: random.Random, allow_stall: bool) -> tup
                 room = 6 - probe.arms[stack[-2]]
                 transfer = rng.randint(0, min(room, probe.arms[battalion] - new_arms))
                 below_facing = rng.choice((None, *FACINGS))
-            return finish(Lighten(state.ids[battalion], new_arms, rng.choice((None, *FACINGS)), transfer,
-                                  below_facing))
+            facing = rng.choice((None, *FACINGS))
+            if len(stack) > 1 and probe.owner[stack[-2]] != player:
+                facing = None  # R101: a Lighten on an enemy battalion keeps the facing
+            return finish(Lighten(state.ids[battalion], new_arms, facing, transfer, below_facing))
     if own and len(own) > 1 and roll < 0.06 and not opened.sacrifice_completed:
         return finish(Sacrifice(state.ids[own[0]]))
     for battalion in own:
@@ -339,9 +342,13 @@ def _random_terrain(rng: random.Random, width: int, height: int) -> tuple[tuple,
 
 
 def generate_game(seed: int, *, width: int = 7, height: int = 7, max_turns: int = 80,
-                  claim_chance: float = 0.5, variants: tuple[str, ...] = ()) -> dict:
+                  claim_chance: float = 0.5, variants: tuple[str, ...] = (),
+                  names: tuple[str, str] = ("Player One", "Player Two"),
+                  general_ids: tuple[int, int] | None = None) -> dict:
     """A random legal replay (as a dict) for `seed`; boards need a height of at least 3.
-    `variants` elects any of the Organized Play variants (in the order of `model.VARIANTS`)."""
+    `variants` elects any of the Organized Play variants (in the order of `model.VARIANTS`);
+    `names` are the generals' names and `general_ids` their platform ids (`meta.general_ids`, see
+    docs/replay-extensions.md). Neither changes the game a seed gives."""
     if height < 3:
         raise ValueError("a board needs a height of at least 3 to have deployment rows")
     unknown = set(variants) - set(VARIANTS)
@@ -349,7 +356,7 @@ def generate_game(seed: int, *, width: int = 7, height: int = 7, max_turns: int 
         raise ValueError(f"not variants: {', '.join(sorted(unknown))}")
     rng = random.Random(seed)
     kingdoms = rng.sample(KINGDOMS, 2)
-    generals = (General("Player One", kingdoms[0]), General("Player Two", kingdoms[1]))
+    generals = (General(names[0], kingdoms[0]), General(names[1], kingdoms[1]))
     armies = []
     if "army_recruiting" in variants:
         size = rng.randint(6, 8)
@@ -365,7 +372,7 @@ def generate_game(seed: int, *, width: int = 7, height: int = 7, max_turns: int 
         terrain, control = terrain or None, control or None
     elected = tuple(name for name in VARIANTS if name in variants)
     rules = Rules(elected, width, height, terrain, control, None)
-    state = BattleState(rules, generals, tuple(armies))
+    state = new_battle(rules, generals, tuple(armies))
     formation = _deploy(state, rng)
     first_turn = rng.choice(PLAYERS)
     state.begin_battle(first_turn)
@@ -395,7 +402,10 @@ def generate_game(seed: int, *, width: int = 7, height: int = 7, max_turns: int 
             result = Result("deadlock")
         elif state.calm_turns >= RESOLVE_TURNS:
             result = Result("resolve")
+    meta: dict = {"generator": {"seed": seed, "max_turns": max_turns, **({"variants": list(elected)}
+                                                                         if elected else {})}}
+    if general_ids is not None:
+        meta["general_ids"] = dict(zip(PLAYERS, general_ids, strict=True))
     replay = Replay(rules, generals, tuple(armies), tuple(formation), first_turn, tuple(turns), result,
-                    meta={"generator": {"seed": seed, "max_turns": max_turns, **({"variants": list(elected)}
-                                                                                if elected else {})}})
+                    meta=meta)
     return replay.to_dict()

@@ -44,14 +44,17 @@ class Rules:
     terrain: tuple[tuple[str, str], ...] | None = None
     control: tuple[tuple[str, str], ...] | None = None
     params: Params | None = None  # None: the key was absent, the defaults apply
+    # Keys the log left out and that take their defaults (R109): "variants", "width", "height".
+    absent: frozenset[str] = frozenset()
 
     @property
     def effective_params(self) -> Params:
         return self.params or Params()
 
     def to_dict(self) -> dict:
-        out: dict[str, Any] = {"variants": list(self.variants),
-                               "board": {"width": self.width, "height": self.height}}
+        out: dict[str, Any] = {} if "variants" in self.absent else {"variants": list(self.variants)}
+        out["board"] = {key: value for key, value in (("width", self.width), ("height", self.height))
+                        if key not in self.absent}
         _optional(out, "terrain", _pairs_to_dict(self.terrain))
         _optional(out, "control", _pairs_to_dict(self.control))
         if self.params is not None:
@@ -96,11 +99,14 @@ class Deployment:
 @dataclass(frozen=True, slots=True)
 class Move:
     enemy_facings: tuple[tuple[str, str], ...] | None = None
+    snowblind: bool | None = None  # R17: a Frost battalion's choice, written on the move
+
     act = "move"
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {"act": "move"}
         _optional(out, "enemy_facings", _pairs_to_dict(self.enemy_facings))
+        _optional(out, "snowblind", self.snowblind)
         return out
 
 
@@ -149,10 +155,14 @@ class BattleArt:
     """A battle art action (`battle_arts` variant): its name and its written fields."""
 
     act: str
-    fields: tuple[tuple[str, str], ...] = ()
+    fields: tuple[tuple[str, Any], ...] = ()  # `enemy_facings` holds (id, facing) pairs (R106)
+
+    def field(self, name: str, default: Any = None) -> Any:
+        return next((value for key, value in self.fields if key == name), default)
 
     def to_dict(self) -> dict:
-        return {"act": self.act, **dict(self.fields)}
+        return {"act": self.act, **{key: _pairs_to_dict(value) if key == "enemy_facings" else value
+                                    for key, value in self.fields}}
 
 
 Action = Move | Face | Rout | Build | Destroy | BattleArt

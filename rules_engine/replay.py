@@ -13,9 +13,10 @@ from __future__ import annotations
 import copy
 import json
 import re
+import sys
 from typing import Any
 
-from .board import FACINGS, MAX_SIDE, is_zone_name
+from .board import DEFAULT_SIDE, FACINGS, MAX_SIDE, is_zone_name
 from .errors import HEADER, RESULT, Location, ReplayError
 from .model import (
     CONDITIONS,
@@ -51,7 +52,7 @@ MAX_DOCUMENT_BYTES = 1024 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 250_000  # values in a document given as a Python object (text is bounded by size)
 MAX_TURNS = 5000
-MAX_ORDERS_PER_TURN = 2
+MAX_ORDERS_PER_TURN = 3  # read: one more than double time's two, so that a third is refused as one (R105)
 MAX_ACTIONS_PER_ORDER = 64
 MAX_BATTALIONS_PER_ARMY = 16
 MAX_NAME_LENGTH = 100
@@ -69,6 +70,13 @@ BATTLE_ART_FIELDS: dict[str, dict[str, str]] = {
     "undertow": {"target": "battalion"},
     "flourish": {"zone": "zone"}, "overgrow": {"zone": "zone"}, "mortar": {"zone": "zone"},
 }
+# Optional written fields (R106): a Surge that takes a prisoner may torment it; the arts that put the
+# battalion onto enemy battalions may set the facings of the attacked ones that survive.
+BATTLE_ART_OPTIONAL: dict[str, dict[str, str]] = {
+    "surge": {"torment": "boolean"},
+    "pounce": {"enemy_facings": "facing_map"}, "alight": {"enemy_facings": "facing_map"},
+    "descend": {"enemy_facings": "facing_map"}, "forge": {"enemy_facings": "facing_map"},
+}
 RESULT_TYPES = ("claim", "deadlock", "surrender", "resolve", "unfinished")
 
 _JSON_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an integer",
@@ -77,6 +85,24 @@ _JSON_TYPE_NAMES = {dict: "an object", list: "a list", str: "a string", int: "an
 
 def _type_name(value: Any) -> str:
     return _JSON_TYPE_NAMES.get(type(value), type(value).__name__)
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: short, and never failing (a huge integer has no str() in Python)."""
+    if isinstance(value, int) and not isinstance(value, bool) and not -10 ** 18 < value < 10 ** 18:
+        return f"a number of {value.bit_length() * 30103 // 100000 + 1} digits or so"
+    try:
+        return json.dumps(value)[:40]
+    except (TypeError, ValueError):
+        return _type_name(value)
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 # ---- Reading the JSON text ---------------------------------------------------------------------
@@ -94,6 +120,49 @@ def _reject_constant(name: str) -> Any:
     raise ReplayError("not_json", f"{name} is not a JSON number.")
 
 
+_JSON_STRING = r'"(?:[^"\\]+|\\.)*"'
+_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|(\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+                     r"|\\.")
+_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _line_column(text: str, position: int) -> tuple[int, int]:
+    """Line and column (both from 1, in characters) of `position`, as JSON decoding errors give them."""
+    return text.count("\n", 0, position) + 1, position - (text.rfind("\n", 0, position) + 1) + 1
+
+
+def where_long_number(text: str) -> tuple[int, int] | None:
+    """(line, column) of the first JSON integer in `text` with more digits than Python converts
+    (`sys.get_int_max_str_digits()`, 4,300 by default), or None. Digits inside strings, fractions
+    and exponents are not integers and are passed over."""
+    limit = sys.get_int_max_str_digits()
+    if not limit:
+        return None
+    pattern = re.compile(rf"{_JSON_STRING}|(?<![\d.eE+-])(-?\d{{{limit + 1},}})(?![\d.eE])")
+    for match in pattern.finditer(text):
+        if match.group(1):
+            return _line_column(text, match.start(1))
+    return None
+
+
+def where_lone_surrogate(text: str) -> tuple[int, int] | None:
+    """(line, column) of the first lone surrogate in `text`, a character or a `\\u` escape in a
+    string without its pair, or None."""
+    raw = _RAW_SURROGATE.search(text)
+    if raw is not None:
+        return _line_column(text, raw.start())
+    for string in re.finditer(_JSON_STRING, text):
+        for escape in _ESCAPE.finditer(string.group()):
+            high_alone = escape.group().lower().startswith(("\\ud8", "\\ud9", "\\uda", "\\udb")) and not escape.group(1)
+            if high_alone or escape.group(2):
+                return _line_column(text, string.start() + escape.start())
+    return None
+
+
+def _at(where: tuple[int, int] | None) -> str:
+    return "" if where is None else f" at line {where[0]}, column {where[1]}"
+
+
 def decode(source: str | bytes | bytearray) -> Any:
     """JSON text (str or UTF-8 bytes) -> Python value, within the size and depth limits."""
     if isinstance(source, bytes | bytearray):
@@ -103,8 +172,13 @@ def decode(source: str | bytes | bytearray) -> Any:
             source = bytes(source).decode("utf-8")
         except UnicodeDecodeError as error:
             raise ReplayError("not_utf8", f"The replay is not UTF-8 text (byte {error.start}).") from None
-    elif len(source) > MAX_DOCUMENT_BYTES or len(source.encode("utf-8", "surrogatepass")) > MAX_DOCUMENT_BYTES:
-        raise ReplayError("too_large", f"The replay is larger than {MAX_DOCUMENT_BYTES} bytes.")
+    else:
+        try:
+            size = len(source) if source.isascii() else len(source.encode("utf-8"))
+        except UnicodeEncodeError:
+            raise _surrogate_error(source) from None
+        if size > MAX_DOCUMENT_BYTES:
+            raise ReplayError("too_large", f"The replay is larger than {MAX_DOCUMENT_BYTES} bytes.")
     if source.startswith("\ufeff"):
         source = source[1:]
     try:
@@ -114,12 +188,30 @@ def decode(source: str | bytes | bytearray) -> Any:
     except json.JSONDecodeError as error:
         raise ReplayError("not_json", f"The replay is not valid JSON: {error.msg} at line {error.lineno}, "
                                       f"column {error.colno}.") from None
-    check_shape(value)
+    except ValueError:  # Python refuses integers of more than 4,300 digits (int_max_str_digits)
+        raise ReplayError("bad_value", f"The replay holds a number too long to read (more than "
+                                       f"{sys.get_int_max_str_digits():,} digits){_at(where_long_number(source))}."
+                          ) from None
+    # Decoded UTF-8 holds no lone surrogate; only a \u escape can make one, so strings are looked at
+    # only in a text that has escapes.
+    try:
+        check_shape(value, check_strings="\\u" in source)
+    except ReplayError as error:
+        if error.code == "not_utf8":
+            raise _surrogate_error(source) from None
+        raise
     return value
 
 
-def check_shape(value: Any) -> None:
-    """Depth, size and JSON-ness of an already decoded document (walked without recursion)."""
+def _surrogate_error(text: str | None = None) -> ReplayError:
+    where = _at(where_lone_surrogate(text)) if text is not None else ""
+    return ReplayError("not_utf8", f"The replay holds a lone surrogate{where} (a \\ud800-\\udfff escape without "
+                                   "its pair), which is no Unicode text and cannot be written as UTF-8.")
+
+
+def check_shape(value: Any, check_strings: bool = True) -> None:
+    """Depth, size and JSON-ness of an already decoded document (walked without recursion); with
+    `check_strings`, also that its strings and keys are Unicode text (no lone surrogate)."""
     stack = [(value, 1)]
     nodes = 0
     while stack:
@@ -133,6 +225,8 @@ def check_shape(value: Any) -> None:
             for key, child in item.items():
                 if not isinstance(key, str):
                     raise ReplayError("wrong_type", "Object keys must be strings.")
+                if check_strings and not key.isascii() and _has_lone_surrogate(key):
+                    raise _surrogate_error()
                 stack.append((child, depth + 1))
         elif isinstance(item, list):
             if depth > MAX_DEPTH:
@@ -141,7 +235,10 @@ def check_shape(value: Any) -> None:
         elif isinstance(item, float):
             if item != item or item in (float("inf"), float("-inf")):
                 raise ReplayError("not_json", "NaN and Infinity are not JSON numbers.")
-        elif not isinstance(item, str | int | type(None)):
+        elif isinstance(item, str):
+            if check_strings and not item.isascii() and _has_lone_surrogate(item):
+                raise _surrogate_error()
+        elif not isinstance(item, int | type(None)):
             raise ReplayError("wrong_type", f"{type(item).__name__} is not a JSON value.")
 
 
@@ -185,7 +282,7 @@ class _Reader:
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.fail("wrong_type", f"{path} must be an integer, not {_type_name(value)}.")
         if not low <= value <= high:
-            raise self.fail("bad_value", f"{path} must be between {low} and {high}, not {value}.")
+            raise self.fail("bad_value", f"{path} must be between {low} and {high}, not {_shown(value)}.")
         return value
 
     def boolean(self, value: Any, path: str) -> bool:
@@ -232,8 +329,11 @@ _TOP_OPTIONAL = ("meta", "result")
 
 
 def _read_rules(reader: _Reader, value: Any) -> Rules:
-    rules = reader.object(value, "rules", ("variants", "board"), ("terrain", "control", "params"))
-    variants = reader.list(rules["variants"], "rules.variants", len(VARIANTS) + 1)
+    rules = reader.object(value, "rules", ("board",), ("variants", "terrain", "control", "params"))
+    absent = set()
+    if "variants" not in rules:  # R109: no variant elected
+        absent.add("variants")
+    variants = reader.list(rules.get("variants", []), "rules.variants", len(VARIANTS) + 1)
     names = []
     for name in variants:
         text = reader.string(name, "rules.variants entry")
@@ -244,9 +344,10 @@ def _read_rules(reader: _Reader, value: Any) -> Rules:
         if text in names:
             raise reader.fail("bad_value", f'rules.variants lists "{text}" twice.')
         names.append(text)
-    board = reader.object(rules["board"], "rules.board", ("width", "height"))
-    width = reader.integer(board["width"], "rules.board.width", 1, MAX_SIDE)
-    height = reader.integer(board["height"], "rules.board.height", 1, MAX_SIDE)
+    board = reader.object(rules["board"], "rules.board", (), ("width", "height"))
+    absent.update(side for side in ("width", "height") if side not in board)  # R109: 7 by default
+    width = reader.integer(board.get("width", DEFAULT_SIDE), "rules.board.width", 1, MAX_SIDE)
+    height = reader.integer(board.get("height", DEFAULT_SIDE), "rules.board.height", 1, MAX_SIDE)
     terrain = control = params = None
     if "terrain" in rules:
         if not isinstance(rules["terrain"], dict):
@@ -270,7 +371,7 @@ def _read_rules(reader: _Reader, value: Any) -> Rules:
                 raise reader.fail("bad_value", "rules.params.ma_by_arms must list the MA of Arms 1 to 6 (six numbers).")
             ma = tuple(reader.integer(item, "rules.params.ma_by_arms entry", 1, MAX_MA) for item in listed)
         params = Params(ma)
-    return Rules(tuple(names), width, height, terrain, control, params)
+    return Rules(tuple(names), width, height, terrain, control, params, frozenset(absent))
 
 
 def _read_armies(reader: _Reader, value: Any, recruiting: bool) -> tuple:
@@ -319,9 +420,10 @@ def _read_action(reader: _Reader, value: Any) -> Action:
         raise reader.fail("missing_key", 'This action has no "act".')
     act = reader.string(value["act"], "act")
     if act == "move":
-        entry = reader.object(value, path, ("act",), ("enemy_facings",))
+        entry = reader.object(value, path, ("act",), ("enemy_facings", "snowblind"))
         facings = reader.facing_map(entry["enemy_facings"], "enemy_facings") if "enemy_facings" in entry else None
-        return Move(facings)
+        snowblind = reader.boolean(entry["snowblind"], "snowblind") if "snowblind" in entry else None  # R17
+        return Move(facings, snowblind)
     if act == "face":
         entry = reader.object(value, path, ("act", "to"))
         return Face(reader.facing(entry["to"], "to"))
@@ -340,8 +442,9 @@ def _read_action(reader: _Reader, value: Any) -> Action:
         return Destroy(reader.zone(entry["zone"], "zone"))
     if act in BATTLE_ART_FIELDS:
         kinds = BATTLE_ART_FIELDS[act]
-        entry = reader.object(value, f"the {act} action", ("act", *kinds))
-        fields = []
+        optional = BATTLE_ART_OPTIONAL.get(act, {})
+        entry = reader.object(value, f"the {act} action", ("act", *kinds), tuple(optional))
+        fields: list[tuple[str, Any]] = []
         for name, kind in kinds.items():
             if kind == "zone" or (kind == "zone_or_off" and entry[name] != "off"):
                 fields.append((name, reader.zone(entry[name], name)))
@@ -351,6 +454,10 @@ def _read_action(reader: _Reader, value: Any) -> Action:
                 fields.append((name, reader.facing(entry[name], name)))
             else:
                 fields.append((name, reader.battalion(entry[name], name)))
+        for name, kind in optional.items():
+            if name in entry:
+                fields.append((name, reader.boolean(entry[name], name) if kind == "boolean"
+                               else reader.facing_map(entry[name], name)))
         return BattleArt(act, tuple(fields))
     raise reader.fail("bad_value", f'"{act[:40]}" is not a maneuver action.')
 
@@ -408,7 +515,11 @@ def read_turn(value: Any, number: int) -> Turn:
     counter = reader.facing_map(entry["counter_facings"], "counter_facings") if "counter_facings" in entry else None
     beneficiary = (reader.battalion(entry["sacrifice_beneficiary"], "sacrifice_beneficiary")
                    if "sacrifice_beneficiary" in entry else None)
-    listed = reader.list(entry["orders"], "orders", MAX_ORDERS_PER_TURN)
+    if not isinstance(entry["orders"], list):
+        raise reader.fail("wrong_type", f"orders must be a list, not {_type_name(entry['orders'])}.")
+    # R105: an order too many is the game's problem at that order, so the first orders past the
+    # most a turn can have are read and refused where they stand; later ones are never reached.
+    listed = entry["orders"][:MAX_ORDERS_PER_TURN]
     orders = tuple(_read_order(_Reader(Location(number, index)), item, number, index)
                    for index, item in enumerate(listed, 1))
     return Turn(by, orders, torment, counter, beneficiary)
@@ -445,7 +556,7 @@ def parse_document(document: Any, shape_checked: bool = False) -> tuple[Replay, 
         raise reader.fail("wrong_format", 'This is not a WARLINE replay ("format" must be "warline-replay").')
     version = top["version"]
     if isinstance(version, bool) or not isinstance(version, int) or version != 1:
-        raise reader.fail("unsupported_version", f"Replay format version {json.dumps(version)[:20]} is not "
+        raise reader.fail("unsupported_version", f"Replay format version {_shown(version)} is not "
                                                  "supported; this engine reads version 1.")
     meta = top.get("meta")
     if "meta" in top and not isinstance(meta, dict):

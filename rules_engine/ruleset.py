@@ -2,7 +2,7 @@
 
 `CoreRuleset` is the Core Rules. The Organized Play variants (`rules_engine.variants`:
 army_recruiting, double_time, terrain, battle_arts) are mixins over it, composed per replay by
-`ruleset_for`; `BattleState` asks the ruleset and never tests a variant name itself. Hooks that
+`rules_engine.variants.ruleset_for`; `BattleState` asks the ruleset and never tests a variant name itself. Hooks that
 the core path calls per search step stay as cheap as a constant here; hooks that only a variant
 needs are called only where their variant can act (a sacrifice, a turn end, a rout).
 """
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from . import actions  # the core actions; a variant adds its own handlers to the ruleset's table
 from .board import turn_cost
 from .errors import Location
 from .model import Params, Rules
@@ -38,8 +39,6 @@ class CoreRuleset:
         self.params = params
         self.rules = rules
         self.ma_by_arms = params.ma_by_arms
-        from . import actions  # the core actions; a variant adds its own handlers to this table
-
         self.actions: dict[str, ActionHandler] = dict(actions.CORE_ACTIONS)
         # Tables the searches read instead of calling a hook per search step. They are computed from
         # the hooks, so a variant that overrides `face_cost`, `move_cost` or `can_enter` is honoured:
@@ -72,6 +71,13 @@ class CoreRuleset:
     def move_cost(self, state: BattleState, battalion: int, zone: int) -> int:
         """MA to move onto `zone` (R18: terrain costs are paid here, on entering)."""
         return 1
+
+    def plain_move_cost(self, state: BattleState, battalion: int, zone: int) -> int:
+        """MA of a Move written without Snowblind (R17); `move_cost` is the cheapest for the searches."""
+        return self.move_cost(state, battalion, zone)
+
+    def snowblind_allowed(self, state: BattleState, battalion: int, zone: int) -> bool:
+        return False
 
     def can_enter(self, state: BattleState, battalion: int, zone: int) -> bool:
         """Whether the zone may be moved onto at all, ramparts apart (chasm, cliffside)."""
@@ -115,6 +121,10 @@ class CoreRuleset:
     def check_sacrifice(self, state: BattleState, battalion: int, location: Location) -> None:
         """Whether this battalion may be marked for Sacrifice where it stands."""
 
+    def can_sacrifice_on(self, state: BattleState, battalion: int) -> bool:
+        """Whether the ground a battalion stands on lets it be marked for Sacrifice."""
+        return True
+
     def sacrifice_resolves(self, state: BattleState, battalion: int) -> bool:
         return True
 
@@ -143,18 +153,11 @@ class CoreRuleset:
         """Variant effects at the end of a turn (Closure, R20)."""
 
     # ---- Battle arts in the victory checks (R12, R13) ----
-    def art_can_leave(self, state: BattleState, battalion: int, facings, best_ma: int, full_ma: int) -> bool:
-        """R12: whether an art moves the battalion out of its zone (`full_ma`: MA at its own Arms)."""
+    def art_can_leave(self, state: BattleState, battalion: int, facings, best_ma: int, full_ma: int,
+                      arms: int) -> bool:
+        """R12: whether an art moves the battalion, standing on nothing, out of its zone (`arms`: the most it
+        can have, `full_ma`: its MA at those Arms)."""
         return False
 
     def art_aggressive(self, state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> str | None:
         return None
-
-
-def ruleset_for(rules: Rules) -> CoreRuleset:
-    """The ruleset of a replay: the Core Rules with every elected variant."""
-    if not rules.variants:
-        return CoreRuleset(rules.effective_params, rules)
-    from .variants import ruleset_class
-
-    return ruleset_class(rules.variants)(rules.effective_params, rules)

@@ -11,8 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .board import FACING_INDEX, FACINGS, NO_ZONE, Board, board_for
+from .constants import (  # noqa: F401 - the places are part of the state's public vocabulary
+    IN_PRISON,
+    NOBODY,
+    PHASE_BATTLE,
+    PHASE_FORMATION,
+    PHASE_OVER,
+    SLAUGHTERED,
+    UNDEPLOYED,
+)
 from .errors import HEADER, Location, ReplayError
 from .model import (
     PLAYERS,
@@ -22,22 +32,15 @@ from .model import (
     Lighten,
     Maneuver,
     Order,
-    Replay,
     Rules,
     Sacrifice,
     Stall,
     Turn,
 )
-from .ruleset import CoreRuleset, ruleset_for
 
-IN_PRISON = -1
-SLAUGHTERED = -2
-UNDEPLOYED = -3
-NOBODY = -1
+if TYPE_CHECKING:
+    from .ruleset import CoreRuleset
 
-PHASE_FORMATION = "formation"
-PHASE_BATTLE = "battle"
-PHASE_OVER = "over"
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +101,7 @@ class ManeuverRun:
     """A Maneuver in progress: apply its actions one by one, then `finish()`."""
 
     __slots__ = ("state", "battalion", "player", "ma", "ma_left", "attacked", "routed", "faces_only",
-                 "order_number", "actions_done", "ended_by", "surged")
+                 "order_number", "actions_done", "ended_by", "unless_stall")
 
     def __init__(self, state: BattleState, battalion: int, ma: int, order_number: int):
         self.state = state
@@ -112,7 +115,10 @@ class ManeuverRun:
         self.order_number = order_number
         self.actions_done = 0
         self.ended_by: str | None = None  # a battle art that spent all remaining MA ends the Maneuver (R48)
-        self.surged = -1  # the battalion the last Surge of this Maneuver stunned
+        # R5: a Maneuver made only of `face` actions is a Stall for every purpose (MA not counted, a
+        # battalion on its own battalion may turn). Whether it is one is known only at its first other
+        # action; the first face action that only a Stall allows is refused then, at its own place.
+        self.unless_stall: ReplayError | None = None
 
     @property
     def spent(self) -> int:
@@ -136,6 +142,8 @@ class ManeuverRun:
             raise ReplayError("action_after_final_art", f"{self.ended_by.capitalize()} spends all remaining MA and "
                                                         "ends the Maneuver; no action can follow it (R48).",
                               location)
+        if self.unless_stall is not None and action.act != "face":
+            raise self.unless_stall
         handler = self.state.ruleset.actions.get(action.act)
         if handler is None:
             raise ReplayError("variant_not_elected", f"{action.act} is a battle art; this battle did not elect "
@@ -162,7 +170,7 @@ class ManeuverRun:
                 # Only a double time turn can hold an own Vigor here: the later attacker is the
                 # last one, and R27 gives it none, so the earlier one loses it too (R52).
                 state.vigor = NOBODY
-        state._record_stall(self.faces_only, self.order_number)
+        state.record_stall(self.faces_only, self.order_number)
         return self.faces_only
 
 
@@ -173,12 +181,14 @@ class BattleState:
                  "arms", "facing", "zone", "stacks", "ramparts", "ramparts_left", "prisons", "graveyards",
                  "vigor", "vigor_lost", "stun", "sacrifice", "turns_played", "to_move", "stalled",
                  "forced_surrender", "calm_turns", "deployed", "phase", "turn_in_progress",
-                 "_sacrifice_completed", "_beneficiary", "_aggressive", "_stalled_this_turn",
-                 "terrain", "control", "rampart_pool", "overgrown", "_selected", "battalions_of")
+                 "_sacrifice_completed", "_beneficiary", "aggressive_this_turn", "_stalled_this_turn",
+                 "terrain", "control", "rampart_pool", "overgrown", "_selected", "battalions_of", "routed_stun")
 
-    def __init__(self, rules: Rules, generals: tuple, armies: tuple, ruleset: CoreRuleset | None = None):
+    def __init__(self, rules: Rules, generals: tuple, armies: tuple, ruleset: CoreRuleset):
+        """A battle before its formation under `ruleset` (the Core Rules with the elected variants:
+        `rules_engine.variants.ruleset_for(rules)`, or `new_battle`, which chooses it)."""
         self.rules = rules
-        self.ruleset = ruleset or ruleset_for(rules)
+        self.ruleset = ruleset
         self.board: Board = board_for(rules.width, rules.height)
         self.generals = generals
         ids, owner, kingdom, arms = [], [], [], []
@@ -217,27 +227,24 @@ class BattleState:
         self.turn_in_progress: int | None = None
         self._sacrifice_completed = False
         self._beneficiary = NOBODY
-        self._aggressive = False
+        self.aggressive_this_turn = False
         self._stalled_this_turn = False
         self.terrain: list[str | None] | None = None  # per zone, with the terrain variant
         self.control: dict[int, int] = {}  # populace and stronghold zone -> controlling general
         self.rampart_pool: list[tuple[str, ...]] | None = None  # unbuilt ramparts' kingdoms (recruiting)
         self.overgrown: dict[int, tuple] | None = None  # zone -> ramparts beneath the top one (Overgrow)
         self._selected: tuple[int, ...] = ()  # battalions given an order this turn (double time)
+        self.routed_stun = NOBODY  # the Stun a rout or Surge placed this turn (R107)
         self.ruleset.check_armies(generals, armies)
         self.ruleset.setup(self)
-
-    @classmethod
-    def from_replay(cls, replay: Replay) -> BattleState:
-        """The state before Battle Formation (raises `unsupported_variant` for variants not built)."""
-        return cls(replay.rules, replay.generals, replay.armies)
 
     def copy(self) -> BattleState:
         other = BattleState.__new__(BattleState)
         for name in ("rules", "board", "ruleset", "generals", "ids", "index", "owner", "kingdom", "vigor",
                      "vigor_lost", "stun", "turns_played", "to_move", "forced_surrender", "calm_turns",
                      "deployed", "phase", "turn_in_progress", "_sacrifice_completed", "_beneficiary",
-                     "_aggressive", "_stalled_this_turn", "control", "_selected", "battalions_of"):
+                     "aggressive_this_turn", "_stalled_this_turn", "control", "_selected", "battalions_of",
+                     "routed_stun"):
             setattr(other, name, getattr(self, name))
         for name in ("arms", "facing", "zone", "stacks", "ramparts", "ramparts_left", "prisons", "graveyards",
                      "sacrifice", "stalled"):
@@ -313,20 +320,20 @@ class BattleState:
         return next((i for i in range(len(stack) - 1, -1, -1) if owner[stack[i]] == player), None)
 
     # ---- Shared mechanics -----------------------------------------------------------------------
-    def _zone_number(self, name: str, location: Location) -> int:
+    def zone_number(self, name: str, location: Location) -> int:
         number = self.board.index.get(name)
         if number is None:
             raise ReplayError("off_board", f"{name} is not on the {self.board.width} x {self.board.height} "
                                            "battlefield.", location)
         return number
 
-    def _battalion_number(self, ident: str, location: Location) -> int:
+    def battalion_number(self, ident: str, location: Location) -> int:
         number = self.index.get(ident)
         if number is None:
             raise ReplayError("unknown_battalion", f"There is no battalion {ident} in this battle.", location)
         return number
 
-    def _remove_from_stack(self, battalion: int) -> None:
+    def remove_from_stack(self, battalion: int) -> None:
         where = self.zone[battalion]
         stack = self.stacks[where]
         if stack[-1] == battalion:
@@ -334,7 +341,7 @@ class BattleState:
         else:
             self.stacks[where] = tuple(b for b in stack if b != battalion)
 
-    def _leave_battlefield(self, battalion: int) -> None:
+    def leave_battlefield(self, battalion: int) -> None:
         """Tokens stay behind when a battalion leaves the battlefield (R3, R36: their effect ends)."""
         if self.vigor == battalion:
             self.vigor = NOBODY
@@ -344,7 +351,7 @@ class BattleState:
         if self.sacrifice[owner] == battalion:
             self.sacrifice[owner] = NOBODY
 
-    def _remove_top_rampart(self, zone: int) -> None:
+    def remove_top_rampart(self, zone: int) -> None:
         """Destroy the top-most rampart of a zone; an overgrown one beneath is then on top."""
         below = self.overgrown.get(zone) if self.overgrown else None
         if below:
@@ -356,38 +363,38 @@ class BattleState:
         else:
             self.ramparts[zone] = None
 
-    def _reduce(self, target: int, amount: int, vigor_protects: bool) -> bool:
+    def reduce_arms(self, target: int, amount: int, vigor_protects: bool) -> bool:
         """Reduce `target` in Arms; True when it is slaughtered, into its enemy's graveyard. A battle
-        art or terrain calls it directly (not an attack: its tokens stay, R47); attacks via `_hit`."""
+        art or terrain calls it directly (not an attack: its tokens stay, R47); attacks via `hit`."""
         if vigor_protects and self.vigor == target:
             amount = min(amount, self.ruleset.vigor_cap - self.vigor_lost)
             self.vigor_lost += amount
         self.arms[target] -= amount
         if self.arms[target] <= 0:
             self.arms[target] = 0
-            self._slaughter(target, 1 - self.owner[target])
+            self.slaughter(target, 1 - self.owner[target])
             return True
         return False
 
-    def _slaughter(self, battalion: int, into_graveyard_of: int) -> None:
+    def slaughter(self, battalion: int, into_graveyard_of: int) -> None:
         if self.zone[battalion] >= 0:
-            self._remove_from_stack(battalion)
-            self._leave_battlefield(battalion)
+            self.remove_from_stack(battalion)
+            self.leave_battlefield(battalion)
         self.arms[battalion] = max(self.arms[battalion], 0)
         self.zone[battalion] = SLAUGHTERED
         self.graveyards[into_graveyard_of] = self.graveyards[into_graveyard_of] + (battalion,)
 
-    def _hit(self, target: int, amount: int) -> bool:
+    def hit(self, target: int, amount: int) -> bool:
         """One attack or counter attack on `target`; True when it is slaughtered, into its enemy's
         graveyard (R4 Vigor cap). An attack that takes nothing because Vigor is spent is still an
         attack (R36)."""
-        self._aggressive = True
+        self.aggressive_this_turn = True
         # An attacked battalion loses its Stun and Sacrifice tokens.
         if self.stun == target:
             self.stun = NOBODY
         if self.sacrifice[self.owner[target]] == target:
             self.sacrifice[self.owner[target]] = NOBODY
-        return self._reduce(target, amount, vigor_protects=True)
+        return self.reduce_arms(target, amount, vigor_protects=True)
 
     def attack_down(self, attacker: int, zone: int) -> list[int]:
         """R8/R26: attack the top enemy battalion of `zone` and continue downward while each one
@@ -396,7 +403,7 @@ class BattleState:
         survivors = []
         while self.stacks[zone] and self.owner[self.stacks[zone][-1]] != me:
             target = self.stacks[zone][-1]
-            if not self._hit(target, self.arms[attacker]):
+            if not self.hit(target, self.arms[attacker]):
                 survivors.append(target)
                 break
         self.stacks[zone] = self.stacks[zone] + (attacker,)
@@ -418,7 +425,7 @@ class BattleState:
         if player != expected:
             raise ReplayError("wrong_formation_order", f"Formation entry {number} is by {entry.by}, but it is "
                                                        f"{PLAYERS[expected]}'s turn to deploy.", HEADER)
-        battalion = self._battalion_number(entry.battalion, HEADER)
+        battalion = self.battalion_number(entry.battalion, HEADER)
         if self.owner[battalion] != player:
             raise ReplayError("not_your_battalion", f"Formation entry {number}: {entry.battalion} is "
                                                     f"{PLAYERS[self.owner[battalion]]}'s battalion, not "
@@ -426,7 +433,7 @@ class BattleState:
         if self.zone[battalion] != UNDEPLOYED:
             raise ReplayError("already_deployed", f"Formation entry {number}: {entry.battalion} is already "
                                                   "deployed.", HEADER)
-        zone = self._zone_number(entry.zone, HEADER)
+        zone = self.zone_number(entry.zone, HEADER)
         stack = self.stacks[zone]
         if stack:
             if self.owner[stack[-1]] != player:
@@ -460,14 +467,19 @@ class BattleState:
         """Play one whole turn: steps 1-4, its order(s), the turn end."""
         self.start_turn(turn.by, turn.torment, turn.counter_facings, turn.sacrifice_beneficiary, number)
         expected = self.ruleset.orders_in_turn(self.turn_in_progress)
-        if len(turn.orders) != expected:
+        orders = turn.orders[:expected]
+        if len(orders) < expected:
             raise ReplayError("wrong_order_count", f"Turn {self.turn_in_progress} must have exactly {expected} "
                                                    f"order{'s' if expected > 1 else ''}; it has {len(turn.orders)}.",
                               Location(self.turn_in_progress))
         if self._sacrifice_completed and self.ruleset.beneficiary_per_turn:
-            self._check_turn_beneficiary(turn.orders)
-        for order_number, order in enumerate(turn.orders, 1):
+            self._check_turn_beneficiary(orders)
+        for order_number, order in enumerate(orders, 1):
             self.apply_order(order, order_number)
+        if len(turn.orders) > expected:  # R105: reported at the order too many
+            raise ReplayError("wrong_order_count", f"Turn {self.turn_in_progress} has an order too many: a turn has "
+                                                   f"exactly {expected} order{'s' if expected > 1 else ''}.",
+                              Location(self.turn_in_progress, expected + 1))
         self.end_turn()
 
     def start_turn(self, by: str, torment=None, counter_facings=None, sacrifice_beneficiary=None,
@@ -487,26 +499,17 @@ class BattleState:
             raise ReplayError("wrong_turn_order", f"Turn {number} is {PLAYERS[self.to_move]}'s, not {by}'s.",
                               location)
         self.turn_in_progress = number
-        self._aggressive = False
+        self.aggressive_this_turn = False
         self._stalled_this_turn = False
         self._selected = ()
+        self.routed_stun = NOBODY
         self._sacrifice_completed = False
         self._beneficiary = NOBODY
         enemy = 1 - player
 
         # 1. Counter attacks (R26): the engine performs them, zone by zone in board order (R37);
         # the general only picks the survivors' facings (R7), after all of them.
-        survivors: set[int] = set()
-        for zone in range(self.board.size):
-            stack = self.stacks[zone]
-            if len(stack) < 2:
-                continue
-            position = self.highest_own(zone, player)
-            if position is None or position == len(stack) - 1:
-                continue
-            attacker = stack[position]
-            self.stacks[zone] = stack[:position] + stack[position + 1:]
-            survivors.update(self.attack_down(attacker, zone))
+        survivors = self.counter_attack(player)
         for ident, facing in counter_facings or ():
             target = self.index.get(ident)
             if target not in survivors:
@@ -525,7 +528,7 @@ class BattleState:
                 raise ReplayError("bad_torment", f"torment names {ident} twice; a prisoner is tormented at most "
                                                  "once per turn.", location)
             seen.add(prisoner)
-            self._torment(prisoner, player)
+            self.torment_prisoner(prisoner, player)
 
         # 3. Reset the tokens: own Vigor, the Stun on an enemy battalion.
         if self.vigor != NOBODY and self.owner[self.vigor] == player:
@@ -534,14 +537,7 @@ class BattleState:
             self.stun = NOBODY
 
         # 4. Complete a Sacrifice (R2).
-        marked = self.sacrifice[player]
-        if marked != NOBODY:
-            self.sacrifice[player] = NOBODY
-            if self.ruleset.sacrifice_resolves(self, marked):
-                where = self.zone[marked]
-                self._slaughter(marked, enemy)
-                self._sacrifice_completed = True
-                self.ruleset.after_sacrifice(self, where, player)
+        self._sacrifice_completed = self.complete_sacrifice(player)
         if sacrifice_beneficiary is not None:
             if not self._sacrifice_completed:
                 raise ReplayError("bad_sacrifice_beneficiary", f"No sacrifice of {by}'s completes this turn, so "
@@ -555,15 +551,45 @@ class BattleState:
         return TurnStart(tuple(sorted(self.ids[b] for b in survivors if self.zone[b] >= 0)),
                          self._sacrifice_completed)
 
-    def _torment(self, prisoner: int, player: int) -> None:
+    def counter_attack(self, player: int) -> set[int]:
+        """Step 1 (R26, R37): on each stack topped by an enemy battalion, `player`'s highest battalion
+        leaves it and attacks down from the top. Returns the attacked enemy battalions that survive."""
+        survivors: set[int] = set()
+        for zone in range(self.board.size):
+            stack = self.stacks[zone]
+            if len(stack) < 2:
+                continue
+            position = self.highest_own(zone, player)
+            if position is None or position == len(stack) - 1:
+                continue
+            attacker = stack[position]
+            self.stacks[zone] = stack[:position] + stack[position + 1:]
+            survivors.update(self.attack_down(attacker, zone))
+        return survivors
+
+    def complete_sacrifice(self, player: int) -> bool:
+        """Step 4 (R2, R55): the battalion `player` marked for Sacrifice is slaughtered, unless the
+        terrain it stands on stops it. Returns whether a sacrifice completed."""
+        marked = self.sacrifice[player]
+        if marked == NOBODY:
+            return False
+        self.sacrifice[player] = NOBODY
+        if not self.ruleset.sacrifice_resolves(self, marked):
+            return False
+        where = self.zone[marked]
+        self.slaughter(marked, 1 - player)
+        self.ruleset.after_sacrifice(self, where, player)
+        return True
+
+    def torment_prisoner(self, prisoner: int, player: int) -> None:
         """R6: reduce a prisoner by 1; below Arms 1 it is slaughtered into the tormentor's graveyard."""
         self.arms[prisoner] -= 1
         if self.arms[prisoner] < 1:
             self.prisons[player] = tuple(b for b in self.prisons[player] if b != prisoner)
-            self._slaughter(prisoner, player)
+            self.slaughter(prisoner, player)
 
-    def _orderable(self, ident: str, player: int, location: Location) -> int:
-        battalion = self._battalion_number(ident, location)
+    def orderable(self, ident: str, player: int, location: Location) -> int:
+        battalion = self.battalion_number(ident, location)
         if self.owner[battalion] != player:
             raise ReplayError("not_your_battalion", f"{ident} is {PLAYERS[self.owner[battalion]]}'s battalion, "
                                                     f"not {PLAYERS[player]}'s.", location)
@@ -596,7 +622,7 @@ class BattleState:
         elif isinstance(order, Stall):  # R5, R42
             is_stall = True
             if order.battalion is not None:
-                battalion = self._orderable(order.battalion, player, location)
+                battalion = self.orderable(order.battalion, player, location)
                 if order.facing is not None:
                     stack = self.stacks[self.zone[battalion]]
                     if len(stack) > 1 and self.owner[stack[-2]] != player:
@@ -608,7 +634,7 @@ class BattleState:
             self._extricate(order, player, location)
         elif isinstance(order, Sacrifice):
             is_stall = False
-            battalion = self._orderable(order.battalion, player, location)
+            battalion = self.orderable(order.battalion, player, location)
             self.ruleset.check_sacrifice(self, battalion, location)
             self.sacrifice[player] = battalion  # a second Sacrifice of the turn moves the token
         elif isinstance(order, Lighten):
@@ -617,13 +643,13 @@ class BattleState:
         else:  # pragma: no cover - the loader builds only the five orders
             raise TypeError(f"not an order: {order!r}")
         if not isinstance(order, Maneuver):
-            self._record_stall(is_stall, order_number)
+            self.record_stall(is_stall, order_number)
         selected = self._selected_by(order)
         if selected is not None:
             self._selected = self._selected + (selected,)
         return is_stall
 
-    def _record_stall(self, is_stall: bool, order_number: int) -> None:
+    def record_stall(self, is_stall: bool, order_number: int) -> None:
         """R5, R49: a turn is a Stall when each of its orders is one."""
         self._stalled_this_turn = is_stall if order_number == 1 else (self._stalled_this_turn and is_stall)
 
@@ -674,7 +700,7 @@ class BattleState:
     def begin_maneuver(self, ident: str, order_number: int = 1) -> ManeuverRun:
         """Start a Maneuver of an own, top-most, unstunned battalion; apply actions to the run."""
         location = Location(self.turn_in_progress, order_number)
-        battalion = self._orderable(ident, self.to_move, location)
+        battalion = self.orderable(ident, self.to_move, location)
         if self._sacrifice_completed and self._beneficiary == battalion:
             ma = self.ruleset.sacrifice_ma
         else:
@@ -682,14 +708,14 @@ class BattleState:
         return ManeuverRun(self, battalion, ma, order_number)
 
     def _extricate(self, order: Extricate, player: int, location: Location) -> None:
-        battalion = self._battalion_number(order.battalion, location)
+        battalion = self.battalion_number(order.battalion, location)
         if self.owner[battalion] != player:
             raise ReplayError("not_your_battalion", f"{order.battalion} is {PLAYERS[self.owner[battalion]]}'s "
                                                     f"battalion, not {PLAYERS[player]}'s.", location)
         if battalion not in self.prisons[1 - player]:
             raise ReplayError("not_prisoner", f"{order.battalion} is not held in {PLAYERS[1 - player]}'s prison.",
                               location)
-        zone = self._zone_number(order.zone, location)
+        zone = self.zone_number(order.zone, location)
         home = self.board.home_rows[player]
         if self.board.rows[zone] != home:
             raise ReplayError("not_home_row", f"{order.battalion} must be placed in {PLAYERS[player]}'s home row "
@@ -705,10 +731,10 @@ class BattleState:
         self.stacks[zone] = (battalion,)
         self.zone[battalion] = zone
         self.facing[battalion] = FACING_INDEX[order.facing]
-        self._aggressive = True
+        self.aggressive_this_turn = True
 
     def _lighten(self, order: Lighten, player: int, location: Location) -> None:
-        battalion = self._orderable(order.battalion, player, location)
+        battalion = self.orderable(order.battalion, player, location)
         if self.ramparts[self.zone[battalion]] is not None:
             raise ReplayError("lighten_on_rampart", f"{order.battalion} stands on a rampart (Alight) and cannot "
                                                     "be lightened there.", location)
@@ -728,8 +754,13 @@ class BattleState:
                                                     f"cannot transfer {transfer}.", location)
         if below != NOBODY and self.arms[below] + transfer > 6:
             raise ReplayError("arms_above_six", f"{self.ids[below]} would rise above Arms 6.", location)
+        if (order.facing is not None and FACING_INDEX[order.facing] != self.facing[battalion]
+                and len(stack) > 1 and self.owner[stack[-2]] != player):
+            raise ReplayError("stacked_on_enemy", f"{order.battalion} is stacked on an enemy battalion; a Lighten "
+                                                  f"cannot turn it (R101), so its facing stays "
+                                                  f"{FACINGS[self.facing[battalion]]}.", location)
         self.arms[battalion] = order.arms
-        if order.facing is not None:  # R33: Lighten sets facing even on a stack
+        if order.facing is not None:  # R101: only off an enemy battalion can the facing change
             self.facing[battalion] = FACING_INDEX[order.facing]
         if below != NOBODY:
             self.arms[below] += transfer
@@ -742,7 +773,7 @@ class BattleState:
         is_stall = self._stalled_this_turn
         self.turns_played = self.turn_in_progress
         self.turn_in_progress = None
-        self.calm_turns = 0 if self._aggressive else self.calm_turns + 1
+        self.calm_turns = 0 if self.aggressive_this_turn else self.calm_turns + 1
         self._sacrifice_completed = False
         self._beneficiary = NOBODY
         if self.terrain is not None:

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .conditions import Condition, opp_for
 from .errors import Location, ReplayError
 from .model import PLAYERS, Replay
 from .replay import decode, parse_document
 from .state import BattleState
-from .victory import RESOLVE_TURNS, Condition, aggressive_action, best_condition, condition_holds, opp_for
+from .variants import battle_from_replay
+from .victory import RESOLVE_TURNS, aggressive_action, best_condition, condition_holds
 
 
 class Outcome(StrEnum):
@@ -101,6 +103,13 @@ def _decide(state: BattleState, replay: Replay) -> dict:
         decided.update(outcome=Outcome.VICTORY, winner=PLAYERS[1 - PLAYERS.index(result.by)],
                        condition=Condition.VOLUNTARY_SURRENDER)
         return decided
+    if result.type in ("claim", "deadlock") and state.turns_played == 0:  # R104 (replaces R46)
+        reason = "Victory conditions are checked at the end of Battle turns, and this log has none (R104)."
+        if result.type == "claim":
+            decided["claim"] = {"by": result.by, "condition": result.condition, "accepted": False, "reason": reason}
+        else:
+            decided["declaration"] = {"type": "deadlock", "accepted": False, "reason": reason}
+        return decided
     if result.type == "claim":
         declarer = PLAYERS.index(result.by)
         claimed = Condition(result.condition)
@@ -160,7 +169,7 @@ def _formed(source: Any) -> tuple[Replay, ReplayError | None, BattleState]:
     """Read a replay and play its formation: the replay, the error deferred by its reading (R45)
     and the state at the start of the battle."""
     replay, unreadable = _read(source)
-    state = BattleState.from_replay(replay)
+    state = battle_from_replay(replay)
     for number, entry in enumerate(replay.formation, 1):
         state.deploy(entry, number)
     state.begin_battle(replay.first_turn)

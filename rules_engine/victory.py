@@ -6,31 +6,16 @@ shows the players ("p2 is not blunted: S2_5 can attack S1_2 at d3.").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from typing import TYPE_CHECKING
 
+from .conditions import BEST_FIRST, Condition
+from .constants import IN_PRISON, NOBODY
 from .model import PLAYERS
-from .state import IN_PRISON, NOBODY, BattleState
 
+if TYPE_CHECKING:
+    from .state import BattleState
 
-class Condition(StrEnum):
-    OVERPOWER = "overpower"
-    CRUSH = "crush"
-    SHACKLE = "shackle"
-    PARALYZE = "paralyze"
-    BLUNT = "blunt"
-    FORCED_SURRENDER = "forced_surrender"
-    VOLUNTARY_SURRENDER = "voluntary_surrender"
-
-
-# R21: OPP of the victor by condition (the loser of any of them gets 0).
-VICTORY_OPP = {
-    Condition.OVERPOWER: 1, Condition.CRUSH: 3, Condition.SHACKLE: 5, Condition.PARALYZE: 3,
-    Condition.BLUNT: 2, Condition.FORCED_SURRENDER: 1, Condition.VOLUNTARY_SURRENDER: 1,
-}
-STALEMATE_OPP = -1
-RESOLVE_OPP = -10
-# R10: the declarable conditions, best first (OPP, then the tie-breaker order).
-BEST_FIRST = (Condition.SHACKLE, Condition.CRUSH, Condition.PARALYZE, Condition.BLUNT, Condition.OVERPOWER)
+# The conditions and their OPP live in `conditions` (one table for the engine and the standings).
 OVERPOWER_COUNT = 5  # R30
 CRUSH_COUNT = 6
 SHACKLE_COUNT = 3
@@ -74,21 +59,32 @@ def _extrication_zone(state: BattleState, player: int) -> int | None:
     return None
 
 
-def _maneuverable(state: BattleState, player: int) -> tuple[frozenset[int], list[tuple[int, int]]]:
+NO_ONE: frozenset[int] = frozenset()
+
+
+def _maneuverable(state: BattleState, player: int, lifted: int = NOBODY, sacrifice_ma: bool = True,
+                  exclude: int = NOBODY) -> tuple[frozenset[int], list[tuple[int, int]]]:
     """The battalions `player` could maneuver on their coming turn, the battlefield standing as it
-    is now, in army order with the MA each would have; and the battalions the searches treat as
-    absent (the one marked for Sacrifice)."""
+    is now, in army order with the MA each would have (a completed sacrifice's 8 unless not
+    `sacrifice_ma`); and the battalions the searches treat as absent (the one marked for Sacrifice,
+    and `lifted`, the battalion a first order of the turn took elsewhere, R103). `exclude` is the
+    battalion that took the turn's first order and cannot take the second (R50)."""
     # R41: the battalion marked for Sacrifice is slaughtered at step 4, before the order.
     sacrificed = state.sacrifice[player]
-    hidden = frozenset((sacrificed,)) if sacrificed != NOBODY else frozenset()
+    if lifted == NOBODY:
+        hidden = frozenset((sacrificed,)) if sacrificed != NOBODY else NO_ONE
+    else:
+        hidden = frozenset(b for b in (sacrificed, lifted) if b != NOBODY)
     # R13: the Stun token counts only if it is still there during that coming turn.
     stunned = state.stun if state.to_move == player else NOBODY
     ruleset = state.ruleset
     zones = state.zone
     stacks = state.stacks
     found = []
+    eight = ruleset.sacrifice_ma if sacrificed != NOBODY and sacrifice_ma else 0  # R2: the 8 MA, ma_by_arms <= 8
+    skipped = [b for b in (sacrificed, stunned, lifted, exclude) if b != NOBODY]
     for battalion in state.battalions_of[player]:
-        if battalion in (sacrificed, stunned):
+        if battalion in skipped:
             continue
         where = zones[battalion]
         if where < 0:
@@ -97,8 +93,7 @@ def _maneuverable(state: BattleState, player: int) -> tuple[frozenset[int], list
         top = stack[-1] if not hidden else next((b for b in reversed(stack) if b not in hidden), None)
         if top != battalion:
             continue
-        ma = ruleset.sacrifice_ma if sacrificed != NOBODY else ruleset.maneuver_ma(state.arms[battalion])
-        found.append((battalion, ma))
+        found.append((battalion, eight if eight else ruleset.maneuver_ma(state.arms[battalion])))
     return hidden, found
 
 
@@ -106,6 +101,22 @@ def _first_aggressive(state: BattleState, battalion: int, ma: int, hidden: froze
     """The first attack, rout or destroy the Maneuver search of `battalion` meets, or None (a build
     alone is not aggressive, so the search does not report builds)."""
     return next(state.explore(battalion, ma, hidden, positions=False, builds=False), None)
+
+
+def after_sacrifice_fire(state: BattleState, player: int) -> BattleState:
+    """R13, R41, R55, R4 amended: the battlefield `player`'s coming turn finds after step 4, when the
+    Sacrifice it completes sets a Forest fire (Vigor capping the loss); the state itself otherwise.
+    The marked battalion stays marked in the view so that the searches still give its 8 MA (R2)."""
+    marked = state.sacrifice[player]
+    if marked == NOBODY or state.terrain is None or state.zone[marked] < 0 or \
+            state.terrain[state.zone[marked]] != "forest":
+        return state
+    view = state.copy()
+    if view.vigor != NOBODY and view.owner[view.vigor] == player:
+        view.vigor = NOBODY  # step 3: own Vigor is reset before the sacrifice completes
+    if view.complete_sacrifice(player):
+        view.sacrifice[player] = marked
+    return view
 
 
 def aggressive_action(state: BattleState, player: int) -> str | None:
@@ -120,6 +131,7 @@ def aggressive_action(state: BattleState, player: int) -> str | None:
         zone, position = due
         stack = state.stacks[zone]
         return f"{ids[stack[position]]} will counter attack {ids[stack[-1]]} at {names[zone]}"
+    state = after_sacrifice_fire(state, player)  # R55: the fire burns before any order
     zone = _extrication_zone(state, player)
     if zone is not None:
         return f"{ids[state.prisons[1 - player][0]]} can be extricated to {names[zone]}"
@@ -140,7 +152,127 @@ def aggressive_action(state: BattleState, player: int) -> str | None:
             found = ruleset.art_aggressive(state, battalion, ma, hidden)
             if found is not None:
                 return found
+    if ruleset.orders_in_turn(state.turns_played + 1) > 1:
+        return two_order_aggressive(state, player)
     return None
+
+
+def _single_order_aggressive(state: BattleState, player: int, lifted: int = NOBODY,
+                             sacrifice_ma: bool = True, exclude: int = NOBODY) -> str | None:
+    """An aggressive action of one Maneuver of `player`'s (the sentence's `then` part), `lifted`
+    treated as absent and `exclude` taking no order; None when there is none."""
+    names, ids = state.board.names, state.ids
+    hidden, candidates = _maneuverable(state, player, lifted, sacrifice_ma, exclude)
+    ruleset = state.ruleset
+    for battalion, ma in candidates:
+        event = _first_aggressive(state, battalion, ma, hidden)
+        if event is not None:
+            kind, zone, _cost, target = event
+            if kind in ("attack", "rout"):
+                return f"{ids[battalion]} can {kind} {ids[target]} at {names[zone]}"
+            if target == "built":
+                return f"{ids[battalion]} can build a rampart at {names[zone]} and destroy it"
+            return f"{ids[battalion]} can destroy the rampart at {names[zone]}"
+        if ruleset.has_arts:
+            found = ruleset.art_aggressive(state, battalion, ma, hidden)
+            if found is not None:
+                return found
+    return None
+
+
+def two_order_aggressive(state: BattleState, player: int) -> str | None:
+    """R103: with two orders in the coming turn, an aggressive action of the second order after a first
+    Maneuver that took no aggressive action itself: the first battalion moved elsewhere (uncovering the
+    battalion beneath it, clearing the way) or built a rampart the second one destroys. None when no
+    such sequence exists. A first battalion only hinders the second where it stands, so the second's
+    searches run first with the first lifted off the battlefield, and only what they find is checked
+    against each place the first can really reach."""
+    ruleset = state.ruleset
+    marked = state.sacrifice[player] != NOBODY
+    hidden, firsts = _maneuverable(state, player, sacrifice_ma=False)
+    for first, own_ma in firsts:
+        # R51: a completed sacrifice's 8 MA go to one of the two maneuvering battalions.
+        for first_ma, second_gets_eight in (((own_ma, True), (max(own_ma, ruleset.sacrifice_ma), False))
+                                            if marked else ((own_ma, False),)):
+            if _single_order_aggressive(state, player, first, second_gets_eight) is not None:
+                found = _after_first_move(state, player, first, first_ma, hidden, second_gets_eight)
+                if found is not None:
+                    return found
+            found = _after_first_build(state, player, first, first_ma, hidden, second_gets_eight)
+            if found is not None:
+                return found
+    return None
+
+
+def _moved(state: BattleState, battalion: int, zone: int) -> BattleState:
+    view = state.copy()
+    view.remove_from_stack(battalion)
+    view.stacks[zone] = view.stacks[zone] + (battalion,)
+    view.zone[battalion] = zone
+    return view
+
+
+def _after_first_move(state: BattleState, player: int, first: int, ma: int, hidden: frozenset[int],
+                      second_gets_eight: bool) -> str | None:
+    names, ids = state.board.names, state.ids
+    start = state.zone[first]
+    tried = {start}
+    for event in state.explore(first, ma, hidden, builds=False):
+        if event[0] != "position" or event[1] in tried:
+            continue
+        zone = event[1]
+        tried.add(zone)
+        then = _single_order_aggressive(_moved(state, first, zone), player, sacrifice_ma=second_gets_eight,
+                                        exclude=first)
+        if then is not None:
+            return f"{ids[first]} can move to {names[zone]}, then {then}"
+    return None
+
+
+def _after_first_build(state: BattleState, player: int, first: int, ma: int, hidden: frozenset[int],
+                       second_gets_eight: bool) -> str | None:
+    """A rampart the first battalion builds (from a place it reaches) and a second battalion destroys."""
+    ruleset = state.ruleset
+    kingdom = ruleset.rampart_kingdom(state, first)
+    if kingdom is None:
+        return None  # no rampart left
+    names, ids = state.board.names, state.ids
+    adjacent = state.board.adjacent
+    unbuildable = ruleset.unbuildable(state, first) or frozenset()
+    # Where a second battalion (the first lifted off) could stand facing a zone, with MA left to destroy there.
+    lifted_hidden, seconds = _maneuverable(state, player, first, second_gets_eight)
+    wanted: dict[int, list[int]] = {}
+    for second, second_ma in seconds:
+        if not ruleset.can_destroy(state.arms[second]):
+            continue
+        cost = ruleset.destroy_cost(state.kingdom[second], kingdom)
+        for event in state.explore(second, second_ma, lifted_hidden, builds=False):
+            if event[0] == "position" and not event[4] and event[3] >= cost:
+                ahead = state.board.neighbours[event[1]][event[2]]
+                if ahead >= 0 and not state.stacks[ahead] and state.ramparts[ahead] is None and \
+                        ahead not in unbuildable:
+                    wanted.setdefault(ahead, []).append(second)
+    if not wanted:
+        return None
+    for event in state.explore(first, ma, hidden, builds=False):
+        if event[0] != "position" or event[3] < ruleset.build_cost or event[4]:
+            continue
+        here = event[1]
+        for zone in wanted:
+            if zone == here or not (zone in adjacent[here] or _chained(state, player, here, zone)):
+                continue
+            view = _moved(state, first, here) if here != state.zone[first] else state.copy()
+            view.ramparts[zone] = (player, kingdom)
+            then = _single_order_aggressive(view, player, sacrifice_ma=second_gets_eight, exclude=first)
+            if then is not None:
+                return f"{ids[first]} can build a rampart at {names[zone]}, then {then}"
+    return None
+
+
+def _chained(state: BattleState, player: int, origin: int, zone: int) -> bool:
+    from .actions import connected
+
+    return connected(state, player, origin, zone)
 
 
 def has_aggressive_action(state: BattleState, player: int) -> bool:
@@ -148,7 +280,10 @@ def has_aggressive_action(state: BattleState, player: int) -> bool:
     order. The Maneuver searches of all the battalions advance side by side, one MA spent at a
     time, and stop at the first attack, rout or destroy any of them meets: most turn ends have
     one within an MA or two of where some battalion stands, so few searches ever run far."""
-    if _counter_attack_due(state, player) is not None or _extrication_zone(state, player) is not None:
+    if _counter_attack_due(state, player) is not None:
+        return True
+    state = after_sacrifice_fire(state, player)  # R55: the fire burns before any order
+    if _extrication_zone(state, player) is not None:
         return True
     hidden, candidates = _maneuverable(state, player)
     searches = [state.explore(battalion, ma, hidden, positions=False, builds=False, pause_each_ma=True)
@@ -167,31 +302,77 @@ def has_aggressive_action(state: BattleState, player: int) -> bool:
         for battalion, ma in candidates:
             if ruleset.art_aggressive(state, battalion, ma, hidden) is not None:
                 return True
+    if ruleset.orders_in_turn(state.turns_played + 1) > 1:  # R103
+        return two_order_aggressive(state, player) is not None
     return False
 
 
+def turn_start_view(state: BattleState, player: int) -> BattleState:
+    """R102: the battlefield as `player`'s coming turn finds it once its compulsory steps are done:
+    the counter attacks (R26; a battalion that stays on the enemy above keeps its facing) and the
+    completed Sacrifice (the marked battalion is gone). The state itself when neither happens."""
+    if state.sacrifice[player] == NOBODY:
+        zones, stacks, owner = state.zone, state.stacks, state.owner
+        for battalion in state.battalions_of[player]:
+            where = zones[battalion]
+            if where >= 0 and owner[stacks[where][-1]] != player:
+                break  # a counter attack is due (R26)
+        else:
+            return state
+    view = state.copy()
+    view.counter_attack(player)
+    view.complete_sacrifice(player)
+    return view
+
+
+def _uncovered_arms(state: BattleState, battalion: int) -> int | None:
+    """R102: the most Arms `battalion` can have once the battalions above it are gone, each one above
+    handing Arms down by Lighten (its transfer) before its Sacrifice; None when it can never be uncovered
+    (an enemy battalion above it, or a zone where no Sacrifice is ordered)."""
+    where = state.zone[battalion]
+    stack = state.stacks[where]
+    position = stack.index(battalion)
+    if position == len(stack) - 1:
+        return state.arms[battalion]
+    player = state.owner[battalion]
+    if any(state.owner[above] != player for above in stack[position + 1:]):
+        return None
+    if not state.ruleset.can_sacrifice_on(state, stack[-1]):
+        return None
+    most = state.arms[stack[-1]]
+    for lower in reversed(stack[position:-1]):
+        most = min(6, state.arms[lower] + most - 1)
+    return most
+
+
 def can_leave_zone(state: BattleState, battalion: int) -> bool:
-    """R12 (and R32): whether a battalion could ever Move out of its zone, the rest of the
-    battlefield frozen: any facing unless it stands directly on an enemy battalion, Arms lowered
-    by Lighten for MA, 8 MA from a Sacrifice when another own battalion is on the battlefield."""
+    """R12, R32 (in part), R102: whether a battalion could ever Move out of its zone, the rest of the
+    battlefield frozen, as its general's coming turn finds it (`turn_start_view`). A battalion beneath
+    others counts once its own battalions above are sacrificed, with the Arms handed down to it by their
+    Lightens; it may take any facing unless it stands on an enemy battalion (R5, R101); Arms lowered by
+    Lighten give MA; a Sacrifice gives 8 MA when another own battalion is on the battlefield (the last
+    one above it, when it was covered); only a battalion with none beneath can destroy a rampart."""
     ruleset = state.ruleset
     where = state.zone[battalion]
     stack = state.stacks[where]
     player = state.owner[battalion]
-    position = stack.index(battalion)
+    covered = stack[-1] != battalion
+    arms = _uncovered_arms(state, battalion) if covered else state.arms[battalion]
+    if arms is None:
+        return False
+    position = stack.index(battalion) if covered or len(stack) > 1 else 0
     below = stack[position - 1] if position > 0 else NOBODY
     on_enemy = below != NOBODY and state.owner[below] != player
     facings = (state.facing[battalion],) if on_enemy else range(4)
-    arms = state.arms[battalion]
     zones = state.zone
-    sacrifice_ma = ruleset.sacrifice_ma if any(
+    sacrifice_ma = ruleset.sacrifice_ma if covered or any(
         zones[b] >= 0 for b in state.battalions_of[player] if b != battalion) else 0
     best_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms))
     destroy_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms, ruleset.destroy_min_arms))
     can_destroy = ruleset.can_destroy(arms) and below == NOBODY
-    if ruleset.has_arts and ruleset.art_can_leave(state, battalion, facings, best_ma,
-                                                  max(sacrifice_ma, ruleset.maneuver_ma(arms))):
-        return True  # R12: Pounce, Alight, Descend and Chasm Forge count as moving
+    if ruleset.has_arts and below == NOBODY and ruleset.art_can_leave(
+            state, battalion, facings, best_ma, max(sacrifice_ma, ruleset.maneuver_ma(arms)), arms):
+        return True  # R12: Pounce, Alight, Descend and Chasm Forge count as moving; none from a stack (R100)
     if state.ramparts[where] is not None:
         return False  # standing on a rampart (Alight), only Descend leaves it
     for facing in facings:
@@ -209,10 +390,12 @@ def can_leave_zone(state: BattleState, battalion: int) -> bool:
 
 
 def _first_leaver(state: BattleState, player: int) -> int | None:
-    """The first of `player`'s battalions on the battlefield (army order) that can leave its zone."""
-    zones = state.zone
-    for battalion in state.battalions_of[player]:
-        if zones[battalion] >= 0 and can_leave_zone(state, battalion):
+    """The first of `player`'s battalions on the battlefield (army order) that can leave its zone, the
+    battlefield as their coming turn finds it (R102)."""
+    view = turn_start_view(state, player)
+    zones = view.zone
+    for battalion in view.battalions_of[player]:
+        if zones[battalion] >= 0 and can_leave_zone(view, battalion):
             return battalion
     return None
 
@@ -299,20 +482,10 @@ def condition_holds(state: BattleState, declarer: int, condition: Condition) -> 
     raise ValueError(f"{condition} is not declared")
 
 
+
 def best_condition(state: BattleState, declarer: int) -> Condition | None:
     """R10: the condition worth the most OPP that the declarer satisfies now."""
     for condition, condition_is_met in _BEST_FIRST_HOLDS:
         if condition_is_met(state, declarer):
             return condition
     return None
-
-
-def opp_for(outcome: str, winner: str | None, condition: str | None) -> dict[str, int]:
-    """R21."""
-    if outcome == "victory":
-        return {player: VICTORY_OPP[Condition(condition)] if player == winner else 0 for player in PLAYERS}
-    if outcome == "stalemate":
-        return {player: STALEMATE_OPP for player in PLAYERS}
-    if outcome == "resolve":
-        return {player: RESOLVE_OPP for player in PLAYERS}
-    return {player: 0 for player in PLAYERS}

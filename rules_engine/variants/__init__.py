@@ -11,7 +11,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..errors import HEADER, ReplayError
+from ..model import Replay, Rules
 from ..ruleset import CoreRuleset
+from ..state import BattleState
 from .battle_arts import BattleArts
 from .double_time import DoubleTime
 from .recruiting import ArmyRecruiting
@@ -34,3 +36,20 @@ def ruleset_class(variants: tuple[str, ...]) -> type[CoreRuleset]:
     if missing:
         raise ReplayError("unsupported_variant", f"This engine does not implement {', '.join(missing)} yet.", HEADER)
     return _compose(frozenset(variants))
+
+
+def ruleset_for(rules: Rules) -> CoreRuleset:
+    """The ruleset of a replay: the Core Rules with every elected variant."""
+    if not rules.variants:
+        return CoreRuleset(rules.effective_params, rules)
+    return ruleset_class(rules.variants)(rules.effective_params, rules)
+
+
+def new_battle(rules: Rules, generals: tuple, armies: tuple) -> BattleState:
+    """A battle before its formation, given the ruleset its rules elect."""
+    return BattleState(rules, generals, armies, ruleset_for(rules))
+
+
+def battle_from_replay(replay: Replay) -> BattleState:
+    """The battle of a replay before its formation."""
+    return new_battle(replay.rules, replay.generals, replay.armies)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..constants import UNDEPLOYED
+
 if TYPE_CHECKING:
     from ..state import BattleState
 
@@ -22,8 +24,6 @@ class DoubleTime:
 
     def formation_player(self, state: BattleState) -> int:
         """Two entries each, Player-1 first; a general with one battalion left deploys it alone (R54)."""
-        from ..state import UNDEPLOYED
-
         player = (state.deployed // 2) % 2
         if any(state.zone[b] == UNDEPLOYED for b in state.battalions_of[player]):
             return player

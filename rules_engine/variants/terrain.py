@@ -102,6 +102,9 @@ class Terrain:
                                                            "Sacrifice is ordered.", location)
         super().check_sacrifice(state, battalion, location)
 
+    def can_sacrifice_on(self, state: BattleState, battalion: int) -> bool:
+        return state.ground(battalion) not in NO_SACRIFICE and super().can_sacrifice_on(state, battalion)
+
     def sacrifice_resolves(self, state: BattleState, battalion: int) -> bool:
         """R55: a battalion moved onto marsh or waterbody since it was marked is not sacrificed."""
         return state.ground(battalion) not in NO_SACRIFICE and super().sacrifice_resolves(state, battalion)
@@ -109,19 +112,20 @@ class Terrain:
     def after_sacrifice(self, state: BattleState, zone: int, player: int) -> None:
         """The Forest where a battalion is sacrificed burns, with every forest traced back to it (R55)."""
         if zone >= 0 and state.terrain[zone] == "forest" and state.ramparts[zone] is None:
-            self.burn_forest(state, zone, FOREST_FIRE)
+            self.burn_forest(state, zone, FOREST_FIRE, vigor_protects=True)  # R4 amended: Vigor caps the fire
         super().after_sacrifice(state, zone, player)
 
-    def burn_forest(self, state: BattleState, zone: int, amount: int) -> None:
+    def burn_forest(self, state: BattleState, zone: int, amount: int, vigor_protects: bool = False) -> None:
         """The forest of `zone` (no rampart on it) and every forest traced from it burn to flatland; each
-        battalion there that is not fireproof loses `amount` Arms, Vigor not protecting (R4, R55, Incinerate)."""
+        battalion there that is not fireproof loses `amount` Arms (R55, Incinerate). Vigor caps the loss of
+        a Sacrifice's fire (R4 amended), not Incinerate's Severe Burn."""
         burned = connected_region(state, zone, "forest")
         for place in burned:
             state.terrain[place] = None
         for place in burned:
             for battalion in state.stacks[place]:
                 if not self.fireproof(state, battalion):
-                    state._reduce(battalion, amount, vigor_protects=False)
+                    state.reduce_arms(battalion, amount, vigor_protects=vigor_protects)
 
     def fireproof(self, state: BattleState, battalion: int) -> bool:
         return False

@@ -82,3 +82,72 @@ def test_show_stops_at_an_illegal_step():
     done = run("show", str(CORPUS / "example-invalid-blocked-by-rampart.json"), "--turn", "25")
     assert done.returncode == 1
     assert "blocked_by_rampart" in done.stderr
+
+
+# ---- generate ----------------------------------------------------------------------------------
+
+def test_generate_prints_a_replay_that_adjudicates_as_valid(tmp_path):
+    done = run("generate", "--seed", "4", "--board", "5x5", "--turns", "12", "--p1", "Alice", "--p2", "Bob")
+    assert done.returncode == 0, done.stderr
+    game = json.loads(done.stdout)
+    assert game["rules"]["board"] == {"width": 5, "height": 5}
+    assert len(game["turns"]) <= 12
+    assert [game["generals"][p]["name"] for p in ("p1", "p2")] == ["Alice", "Bob"]
+    path = tmp_path / "game.json"
+    path.write_text(done.stdout)
+    judged = run("adjudicate", str(path))
+    assert judged.returncode == 0 and json.loads(judged.stdout)["valid"]
+
+
+def test_generate_is_the_same_for_the_same_options_and_writes_the_output_file(tmp_path):
+    path = tmp_path / "out.json"
+    done = run("generate", "--seed", "9", "--variants", "terrain,double_time", "--turns", "20", "-o", str(path))
+    assert done.returncode == 0 and done.stdout == ""
+    assert "wrote" in done.stderr
+    again = run("generate", "--seed", "9", "--variants", "terrain,double_time", "--turns", "20")
+    assert json.loads(path.read_text()) == json.loads(again.stdout)
+    assert json.loads(again.stdout)["rules"]["variants"] == ["terrain", "double_time"]
+
+
+def test_generate_takes_the_generals_platform_ids():
+    game = json.loads(run("generate", "--turns", "4", "--p1", "17", "--p2", "23").stdout)
+    assert game["meta"]["general_ids"] == {"p1": 17, "p2": 23}
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--board", "5x2"], "height of at least 3"),
+    (["--board", "27x7"], "1..26"),
+    (["--board", "seven"], "not a board size"),
+    (["--variants", "fog_of_war"], "not an Organized Play variant"),
+    (["--p1", "17", "--p2", "Bob"], "both generals by id"),
+    (["--p1", "x" * 101], "longer than 100"),
+    (["--turns", "-1"], "0 to 5000"),
+    (["-o", "/nonexistent-dir/out.json"], "cannot write"),
+])
+def test_generate_refuses_bad_options_with_a_sentence(args, says):
+    done = run("generate", "--turns", "3", *args)
+    assert done.returncode == 2
+    assert says in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# ---- no traceback for any input ------------------------------------------------------------------
+
+@pytest.mark.parametrize("content, code", [
+    (b'{"\\ud800": 1}', "not_utf8"),
+    (b'{"format": ' + b"1" * 5000 + b"}", "bad_value"),
+    (b"[" * 100_000, "too_deep"),
+    (b"\xff\xfe{\x00}\x00", "not_utf8"),
+    (b'{"a": NaN}', "not_json"),
+])
+@pytest.mark.parametrize("command", [["adjudicate"], ["adjudicate", "--text"], ["show"]])
+def test_hostile_input_gets_a_located_error_never_a_traceback(tmp_path, content, code, command):
+    path = tmp_path / "hostile.json"
+    path.write_bytes(content)
+    done = run(*command, str(path))
+    assert done.returncode in (1, 2)
+    assert "Traceback" not in done.stderr + done.stdout
+    assert code in done.stdout + done.stderr
+    if command == ["adjudicate"]:
+        error = json.loads(done.stdout)["error"]
+        assert (error["turn"], error["order"], error["action"], error["code"]) == (0, None, None, code)

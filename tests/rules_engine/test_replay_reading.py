@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules_engine import ENGINE_VERSION, Replay, ReplayError, adjudicate, load_replay
+from rules_engine import ENGINE_VERSION, Replay, ReplayError, adjudicate, load_replay, replay_states
 from rules_engine.model import Maneuver, Move, Rout
 from rules_engine.replay import MAX_DOCUMENT_BYTES
 
@@ -128,3 +128,68 @@ def test_an_engine_fault_becomes_an_internal_error_verdict(monkeypatch):
     assert verdict["valid"] is False
     assert verdict["error"]["code"] == "internal_error"
     assert "KeyError" in verdict["error"]["message"]
+
+
+# --- decoding problems are located ReplayErrors, on text and on bytes -------------------------------
+
+MARK = "@@here@@"
+UNDECODABLE = {
+    # Python converts at most 4,300 digits to an int (sys.get_int_max_str_digits): this one sits in turn 1.
+    "a 5,000-digit integer": ("9" * 5000, 0, "bad_value", "The replay holds a number too long to read (more "
+                                                          "than 4,300 digits) at line {line}, column {column}."),
+    # the column of the escape itself, one after the string's opening quote
+    "a lone surrogate escape": ('"\\ud800"', 1, "not_utf8", "The replay holds a lone surrogate at line {line}, "
+                                                            "column {column} ("),
+}
+
+
+def _undecodable(kind: str) -> tuple[str, str, str]:
+    """A replay with the undecodable value as the first move's `snowblind`, pretty-printed over many
+    lines; its text, the error code and the message expected there."""
+    value, offset, code, message = UNDECODABLE[kind]
+    doc = replay([turn("p1", maneuver("A1", MOVE)), turn("p2", maneuver("B1", {"act": "move", "snowblind": MARK}))])
+    text = json.dumps(doc, indent=2)
+    at = text.index(json.dumps(MARK))
+    line, column = text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+    return text.replace(json.dumps(MARK), value), code, message.format(line=line, column=column + offset)
+
+
+def _all_states(source):
+    return list(replay_states(source))
+
+
+@pytest.mark.parametrize("encoded", [False, True], ids=["text", "bytes"])
+@pytest.mark.parametrize("read", [load_replay, _all_states], ids=["load_replay", "replay_states"])
+@pytest.mark.parametrize("kind", sorted(UNDECODABLE))
+def test_an_undecodable_value_is_a_replay_error_saying_where_it_is(kind, read, encoded):
+    text, code, message = _undecodable(kind)
+    source = text.encode("utf-8") if encoded else text
+    with pytest.raises(ReplayError) as raised:  # not the ValueError or UnicodeError of Python's decoding
+        read(source)
+    error = raised.value
+    assert error.code == code
+    assert error.message.startswith(message), (error.message, message)
+    assert error.message.endswith(".") and error.message.encode("utf-8")
+    assert "line 1," not in error.message  # in the turn, far down the text, not at its head
+    verdict = adjudicate(source).to_dict()
+    assert verdict["valid"] is False
+    assert (verdict["error"]["code"], verdict["error"]["message"]) == (code, error.message)
+
+
+@pytest.mark.parametrize("encoded", [False, True], ids=["text", "bytes"])
+@pytest.mark.parametrize("read", [load_replay, _all_states], ids=["load_replay", "replay_states"])
+def test_a_lone_surrogate_key_is_a_replay_error(read, encoded):
+    text = '{"\\ud800": 1}'
+    with pytest.raises(ReplayError) as raised:
+        read(text.encode("utf-8") if encoded else text)
+    assert raised.value.code == "not_utf8"
+    assert raised.value.message.startswith("The replay holds a lone surrogate at line 1, column 3 (")
+
+
+def test_where_long_number_passes_over_strings_fractions_and_exponents():
+    from rules_engine.replay import where_long_number
+
+    digits = "1" * 4301
+    assert where_long_number(f'{{"a": "{digits}", "b": 0.{digits}, "c": 1e{digits}, "d": 2.5E-{digits}}}') is None
+    assert where_long_number(f'{{"a": "{digits}",\n "b": [1, -{digits}]}}') == (2, 11)
+    assert where_long_number('{"a": 12345}') is None

@@ -1,8 +1,8 @@
 """BattleState mechanics a verdict does not show directly: Arms, tokens, stacks, reach."""
 import pytest
 
-from rules_engine import BattleState, ReplayError, load_replay, replay_states
-from rules_engine.victory import aggressive_action, blunted, paralyzed
+from rules_engine import ReplayError, battle_from_replay, load_replay, replay_states
+from rules_engine.victory import Check, aggressive_action, blunted, paralyzed
 
 from .helpers import MOVE, face, line_formation, maneuver, replay, turn
 
@@ -84,7 +84,7 @@ def test_lighten_transfer_changes_both_battalions():
 
 
 def test_a_refused_action_leaves_the_state_unchanged():
-    state = BattleState.from_replay(load_replay(replay()))
+    state = battle_from_replay(load_replay(replay()))
     for entry in load_replay(replay()).formation:
         state.deploy(entry)
     state.begin_battle("p1")
@@ -147,7 +147,9 @@ def test_paralyze_and_blunt_hold_on_a_boxed_in_army_R12_R13():
                  width=3, height=3, formation=formation)
     state = final_state(doc)
     # B6 is on top of five own battalions at a3 whose neighbours a2 and b3 are ramparts; standing on
-    # a battalion, no Arms 4+ of them can destroy one (R32), so nothing of p2 can ever move.
-    assert paralyzed(state, 0).holds
+    # a battalion, none of them can destroy one in its coming Maneuver (R13)...
     assert blunted(state, 0).holds
+    # ...but B1 at the bottom can be uncovered: the ones above hand Arms down by Lighten and are
+    # sacrificed, and B1 destroys a rampart with the last Sacrifice's 8 MA (R102).
+    assert paralyzed(state, 0) == Check(False, "p2 is not paralyzed: B1 can still move out of a3.")
     assert not paralyzed(state, 1).holds

@@ -3,7 +3,7 @@
 Paralyze verdicts (R12, R13, R16, R17, R47-R48, R55, R57-R67)."""
 import pytest
 
-from .builders import MOVE, Case, all_of, art, battalion_is, game, maneuver, turn
+from .builders import MOVE, Case, all_of, army, art, battalion_is, game, maneuver, turn
 
 ARTS = ("battle_arts",)
 BOTH = ("battle_arts", "terrain")
@@ -27,6 +27,7 @@ def terrain_is(**wanted):
 
 
 BUILD_A2 = {"act": "build", "zone": "a2"}
+SNOWBLIND = {"act": "move", "snowblind": True}
 
 
 def ramparts_are(zone, owners):
@@ -91,13 +92,14 @@ def descend_onto_enemy(zone: str) -> dict:
                     ("A6", [art("descend", to="N")]), p2={"B1": zone})
 
 
-def blunt_claim(enemy_kingdom: str, variants=ARTS) -> dict:
-    """p1 claims Blunt. p2's battalions stand on row 13, out of reach of p1's on row 1, and every Arms 4+ one
-    is beneath another (R32: no destroying from a stack); the top-most B6 (Arms 6, on B1) faces A1 down
-    column a."""
+def blunt_claim(enemy_kingdom: str, variants=BOTH, stacked=False) -> dict:
+    """p1 claims Blunt. p2's battalions stand on row 13, out of reach of p1's on row 1; B6 (Arms 6, 1 MA)
+    alone on a13 (or on B1 when `stacked`) faces A1 down column a, with marsh ahead on a12 where no rampart
+    is built, and every other Arms 4+ one is beneath another (no destroying from a stack)."""
+    placed = ({"B1": "a13", "B6": "a13"} if stacked else {"B6": "a13", "B1": "b13"}) | {
+        "B4": "b13", "B2": "b13", "B5": "c13", "B3": "c13"}
     return game(variants, [turn("p1", maneuver("A5", MOVE))], {"type": "claim", "by": "p1", "condition": "blunt"},
-                height=13, kingdoms=("sey", enemy_kingdom),
-                p2={"B1": "a13", "B6": "a13", "B4": "b13", "B2": "b13", "B5": "c13", "B3": "c13"})
+                height=13, kingdoms=("sey", enemy_kingdom), terrain={"a12": "marsh"}, p2=placed)
 
 
 def forge_blunt_claim(a2: str) -> dict:
@@ -109,17 +111,20 @@ def forge_blunt_claim(a2: str) -> dict:
                 p2={"B1": "a5", "B4": "c5", "B2": "c5", "B5": "e5", "B6": "e5", "B3": "e5"})
 
 
-def alight_blunt_claim(sacrifice: bool) -> dict:
+def alight_blunt_claim(sacrifice: bool, second_rampart: bool = False) -> dict:
     """p1 claims Blunt. Row 4 but b4, and d5, f5 are chasm; B1 (Arms 1) builds a rampart on b5 that no p2
-    battalion can destroy where it stands; Frost B6 (1 MA) stands on B2 at c5, A2 on b2. With a sacrifice of
-    p2's completing next turn B6 has 8 MA: Alight on b5, Descend to b4, and more."""
+    battalion can destroy where it stands (B2..B5 are stacked on c5); Frost B6 (1 MA) stands alone on e5, A2
+    on b2. With a sacrifice of p2's completing next turn B6 has 8 MA: Alight on b5, Descend to b4, and more.
+    With `second_rampart` B1 builds a second rampart on b4 instead of the third turn's Stall."""
     chasm = {f"{column}4": "chasm" for column in "acdef"} | {"d5": "chasm", "f5": "chasm"}
     third = {"type": "sacrifice", "battalion": "B5"} if sacrifice else {"type": "stall"}
+    if second_rampart:
+        third = maneuver("B1", {"act": "build", "zone": "b4"})
     turns = [turn("p2", maneuver("B1", {"act": "build", "zone": "b5"})), turn("p1", maneuver("A5", MOVE)),
              turn("p2", third), turn("p1", maneuver("A4", MOVE))]
     return game(BOTH, turns, {"type": "claim", "by": "p1", "condition": "blunt"}, kingdoms=("sey", "frost"),
                 terrain=chasm, first="p2", p1={"A2": "b2"},
-                p2={"B1": "a5", "B2": "c5", "B6": "c5", "B3": "e5", "B4": "e5", "B5": "e5"})
+                p2={"B1": "a5", "B2": "c5", "B3": "c5", "B4": "c5", "B5": "c5", "B6": "e5"})
 
 
 def paralyze_claim(enemy_kingdom: str) -> dict:
@@ -131,14 +136,30 @@ def paralyze_claim(enemy_kingdom: str) -> dict:
                 p2={"B1": "a5", "B6": "a5", "B4": "c5", "B2": "c5", "B5": "e5", "B3": "e5"})
 
 
-def rampart_paralyze_claim(enemy_kingdom: str, *more_turns) -> dict:
+STACKED_ON_E5 = {"B2": "e5", "B3": "e5", "B4": "e5", "B5": "e5", "B6": "e5"}
+
+
+def rampart_paralyze_claim(enemy_kingdom: str, *more_turns, placed=None) -> dict:
     """p1 claims Paralyze. Row 4, d5 and f5 are chasm; B1 (Arms 1) alone on a5 builds a rampart on b5 that
-    nobody of p2 can destroy (Arms 1, or a battalion beneath, R32); B6 stands on B2 at c5."""
+    it cannot destroy; the rest of p2's army stands on e5, which chasm surrounds (or as `placed` says)."""
     chasm = {f"{column}4": "chasm" for column in "abcdef"} | {"d5": "chasm", "f5": "chasm"}
     turns = [turn("p2", maneuver("B1", {"act": "build", "zone": "b5"})), turn("p1", maneuver("A5", MOVE)),
              *more_turns]
     return game(BOTH, turns, {"type": "claim", "by": "p1", "condition": "paralyze"}, kingdoms=("sey", enemy_kingdom),
-                terrain=chasm, first="p2", p2={"B1": "a5", "B2": "c5", "B6": "c5", "B3": "e5", "B4": "e5", "B5": "e5"})
+                terrain=chasm, first="p2", p2={"B1": "a5", **(placed or STACKED_ON_E5)})
+
+
+def alight_paralyze_claim(placed=None) -> dict:
+    """p1 claims Paralyze on a 7-wide battlefield: row 4 and c5, d5, f5 are chasm; Sey B1 on a5 builds a rampart
+    on b5; Sey B2..B5 stand on e5, Frost B6 (recruited) alone on g5, where only an Alight (onto b5) takes it
+    away."""
+    chasm = {f"{column}4": "chasm" for column in "abcdefg"} | {"c5": "chasm", "d5": "chasm", "f5": "chasm"}
+    turns = [turn("p2", maneuver("B1", {"act": "build", "zone": "b5"})), turn("p1", maneuver("A5", MOVE))]
+    sey = [{"id": f"B{arms}", "arms": arms, "kingdom": "sey"} for arms in range(1, 6)]
+    armies = {"p1": army("A"), "p2": [*sey, {"id": "B6", "arms": 6, "kingdom": "frost"}]}
+    return game((*BOTH, "army_recruiting"), turns, {"type": "claim", "by": "p1", "condition": "paralyze"},
+                kingdoms=("sey", "sey"), terrain=chasm, first="p2", width=7, armies=armies,
+                p2={"B1": "a5", "B2": "e5", "B3": "e5", "B4": "e5", "B5": "e5", "B6": "g5", **(placed or {})})
 
 
 CASES = [
@@ -204,8 +225,15 @@ CASES = [
                      turn("p2", maneuver("B2", MOVE)), turn("p1", {"type": "lighten", "battalion": "A6", "arms": 5})]),
          error=("lighten_on_rampart", 5, 1)),
     Case("art-snowblind", "Snowblind (R17): a Frost battalion moves for 0 MA onto an empty zone next to an own "
-         "rampart", p1_plays("frost", ("A5", [{"act": "build", "zone": "e2"}]), ("A6", [MOVE, MOVE])),
+         "rampart", p1_plays("frost", ("A5", [{"act": "build", "zone": "e2"}]), ("A6", [SNOWBLIND, MOVE])),
          after=battalion_is("A6", zone="f3")),
+    Case("r17-snowblind-is-written", "R17 amended: a plain move onto a zone Snowblind could reach costs what a move "
+         "costs", p1_plays("frost", ("A5", [{"act": "build", "zone": "e2"}]), ("A6", [MOVE, MOVE])),
+         error=("not_enough_ma", 3, 1, 2)),
+    Case("r17-snowblind-needs-the-rampart", "R17: Snowblind written onto a zone next to no own rampart is refused",
+         p1_plays("frost", ("A5", [SNOWBLIND])), error=("art_no_target", 1, 1, 1)),
+    Case("r17-snowblind-frost-only", "R17: only a Frost battalion may write Snowblind",
+         p1_plays("sey", ("A5", [SNOWBLIND])), error=("art_wrong_kingdom", 1, 1, 1)),
     Case("art-snowblind-needs-rampart", "Snowblind: without an own rampart next to the zone, moves cost their MA",
          p1_plays("frost", ("A6", [MOVE, MOVE])), error=("not_enough_ma", 1, 1, 2)),
     Case("art-freeze", "Freeze (Frost 4-6, on waterbody): that waterbody and the waterbody next to it become ice",
@@ -369,7 +397,10 @@ CASES = [
     Case("art-blunt-no-pounce", "R13: the same battlefield without a Flaym pouncer is blunted (Frost has no such "
          "art)", blunt_claim("frost"), expect=claim_is("blunt", True)),
     Case("art-blunt-pounce-without-arts", "R13: without battle arts the Flaym Arms 6 cannot pounce, so the enemy "
-         "is blunted", blunt_claim("flaym", variants=()), expect=claim_is("blunt", True)),
+         "is blunted", blunt_claim("flaym", variants=("terrain",)), expect=claim_is("blunt", True)),
+    Case("r100-blunt-no-pounce-from-a-stack", "R100: the same Flaym Arms 6 standing on B1 cannot pounce (a stacked "
+         "battalion only Moves), so the enemy is blunted", blunt_claim("flaym", stacked=True),
+         expect=claim_is("blunt", True)),
     Case("art-blunt-forge-then-attack", "R13, R67: Chasm Forge leaves Blak B1 1 MA to attack A2 beyond the chasm "
          "in the same Maneuver, so p2 is not blunted", forge_blunt_claim("a2"),
          expect=claim_is("blunt", False, "p2 is not blunted: B1 can forge the chasm at a4, then attack A2 at a2.")),
@@ -381,8 +412,13 @@ CASES = [
                                          "the rampart at b5.")),
     Case("art-blunt-alight-one-ma", "R13: with its own 1 MA the same Frost Arms 6 can only Alight, so p2 is "
          "blunted", alight_blunt_claim(sacrifice=False), expect=claim_is("blunt", True)),
-    Case("art-paralyze-pounce", "R12: a battalion that can leave its zone only by Pounce is not paralyzed",
-         paralyze_claim("flaym"), expect=claim_is("paralyze", False, "p2 is not paralyzed: B6 can still move out "
+    Case("r13-blunt-alight-then-destroy", "R13: with its own 1 MA the same Frost Arms 6 can Alight on b5 and destroy "
+         "the own-kingdom rampart on b4 for 0 MA, so p2 is not blunted",
+         alight_blunt_claim(sacrifice=False, second_rampart=True),
+         expect=claim_is("blunt", False, "p2 is not blunted: B6 can alight on b4 and destroy the rampart at b5.")),
+    Case("art-paralyze-pounce", "R12, R100, R102: B1 beneath B6 on a5, once uncovered with Arms 6 handed down, "
+         "can leave its zone by Pounce: not paralyzed (B6 on the stack cannot pounce)",
+         paralyze_claim("flaym"), expect=claim_is("paralyze", False, "p2 is not paralyzed: B1 can still move out "
                                                                      "of a5.")),
     Case("art-paralyze-forge", "R12: a Blak battalion that can cross the chasm ahead by Chasm Forge is not "
          "paralyzed", paralyze_claim("blak"),
@@ -390,15 +426,22 @@ CASES = [
     Case("art-paralyze-no-art", "R12: the same battalions boxed in by chasm without an art that moves them are "
          "paralyzed", paralyze_claim("frost"), expect=claim_is("paralyze", True)),
     Case("art-paralyze-alight", "R12: a Frost Arms 6 that can Alight on an own rampart elsewhere is not paralyzed",
-         rampart_paralyze_claim("frost"),
-         expect=claim_is("paralyze", False, "p2 is not paralyzed: B6 can still move out of c5.")),
+         alight_paralyze_claim(), expect=claim_is("paralyze", False, "p2 is not paralyzed: B6 can still move out of g5.")),
+    Case("r100-paralyze-no-alight-from-a-stack", "R100: the same Frost Arms 6 on top of its own stack cannot "
+         "Alight (a stacked battalion only Moves): paralyzed", alight_paralyze_claim({"B6": "e5"}),
+         expect=claim_is("paralyze", True)),
     Case("art-paralyze-descend", "R12: a Frost Arms 6 on a rampart, whose only way down is Descend, is not "
          "paralyzed", rampart_paralyze_claim("frost", turn("p2", maneuver("B6", art("alight", zone="b5",
                                                                                       facing="S"))),
-                                             turn("p1", maneuver("A4", MOVE))),
+                                             turn("p1", maneuver("A4", MOVE)),
+                                             placed={**STACKED_ON_E5, "B6": "c5"}),
          expect=claim_is("paralyze", False, "p2 is not paralyzed: B6 can still move out of b5.")),
-    Case("art-paralyze-rampart-no-art", "R12, R32: the same rampart and stacks with a Sey army (no art that moves "
+    Case("art-paralyze-rampart-no-art", "R12: the same rampart and stack with a Sey army (no art that moves "
          "it) are paralyzed", rampart_paralyze_claim("sey"), expect=claim_is("paralyze", True)),
+    Case("r102-paralyze-lower-battalion-uncovered", "R102: B2 (Arms 2) beneath B6 on c5 is uncovered by B6's "
+         "Lighten (4 Arms handed down) and Sacrifice, then destroys the rampart on b5 with 8 MA: not paralyzed",
+         rampart_paralyze_claim("sey", placed={"B2": "c5", "B6": "c5", "B3": "e5", "B4": "e5", "B5": "e5"}),
+         expect=claim_is("paralyze", False, "p2 is not paralyzed: B2 can still move out of c5.")),
 ]
 
 

@@ -2,7 +2,7 @@
 placement, routs onto chasm and cliffside, strongholds, the Forest fire and Closure (R18, R20, R55-R57)."""
 import pytest
 
-from rules_engine import BattleState, load_replay
+from rules_engine import battle_from_replay, load_replay
 
 from .builders import MOVE, Case, all_of, battalion_is, game, maneuver, turn
 
@@ -189,17 +189,17 @@ def test_closure_removes_terrain_when_two_battalions_each_remain():
     doc = game(TERRAIN, terrain={"c3": "mountain", "d3": "forest"})
     doc["turns"] = []
     replay = load_replay(doc)
-    state = BattleState.from_replay(replay)
+    state = battle_from_replay(replay)
     for entry in replay.formation:
         state.deploy(entry)
     state.begin_battle("p1")
     for ident in ("A1", "A2", "A3", "A4", "B1", "B2", "B3"):
-        state._slaughter(state.index[ident], 1 - state.owner[state.index[ident]])
+        state.slaughter(state.index[ident], 1 - state.owner[state.index[ident]])
     state.start_turn("p1")
     state.apply_order(load_replay({**doc, "turns": [turn("p1", maneuver("A5", MOVE))]}).turns[0].orders[0])
     state.end_turn()
     assert state.terrain_at("c3") == "mountain"  # p2 still has three
-    state._slaughter(state.index["B4"], 0)
+    state.slaughter(state.index["B4"], 0)
     state.start_turn("p2")
     state.apply_order(load_replay({**doc, "turns": [turn("p2", maneuver("B5", MOVE))]}).turns[0].orders[0])
     state.end_turn()
@@ -209,7 +209,7 @@ def test_closure_removes_terrain_when_two_battalions_each_remain():
 def test_terrain_costs_show_in_reach():
     doc = game(TERRAIN, terrain={"a2": "mountain"})
     replay = load_replay(doc)
-    state = BattleState.from_replay(replay)
+    state = battle_from_replay(replay)
     for entry in replay.formation:
         state.deploy(entry)
     state.begin_battle("p1")

@@ -1,0 +1,43 @@
+"""The victory conditions and their Organized Play Points (R21): the engine's one table. The
+organized-play domain (`tournaments.domain.opp`, standard library only) keeps the same numbers, and
+`tests/rules_engine/test_opp_table.py` holds the two equal.
+
+Standard library only and importing nothing of the engine, so any layer may use it.
+"""
+from __future__ import annotations
+
+from enum import StrEnum
+
+PLAYERS = ("p1", "p2")
+
+
+class Condition(StrEnum):
+    OVERPOWER = "overpower"
+    CRUSH = "crush"
+    SHACKLE = "shackle"
+    PARALYZE = "paralyze"
+    BLUNT = "blunt"
+    FORCED_SURRENDER = "forced_surrender"
+    VOLUNTARY_SURRENDER = "voluntary_surrender"
+
+
+# R21: OPP of the victor by condition (the loser of any of them gets 0).
+VICTORY_OPP: dict[Condition, int] = {
+    Condition.OVERPOWER: 1, Condition.CRUSH: 3, Condition.SHACKLE: 5, Condition.PARALYZE: 3,
+    Condition.BLUNT: 2, Condition.FORCED_SURRENDER: 1, Condition.VOLUNTARY_SURRENDER: 1,
+}
+STALEMATE_OPP = -1  # each general (R21)
+RESOLVE_OPP = -10  # each general (R21)
+# R10: the declarable conditions, best first (OPP, then the tie-breaker order).
+BEST_FIRST = (Condition.SHACKLE, Condition.CRUSH, Condition.PARALYZE, Condition.BLUNT, Condition.OVERPOWER)
+
+
+def opp_for(outcome: str, winner: str | None, condition: str | None) -> dict[str, int]:
+    """R21: both generals' OPP for a verdict's outcome."""
+    if outcome == "victory":
+        return {player: VICTORY_OPP[Condition(condition)] if player == winner else 0 for player in PLAYERS}
+    if outcome == "stalemate":
+        return dict.fromkeys(PLAYERS, STALEMATE_OPP)
+    if outcome == "resolve":
+        return dict.fromkeys(PLAYERS, RESOLVE_OPP)
+    return dict.fromkeys(PLAYERS, 0)

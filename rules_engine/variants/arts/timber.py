@@ -1,0 +1,87 @@
+"""Timber: Flourish, Overgrow and Forestry, the Forest March, Natural Architect and Harvest (R63)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...actions import connected, destroy, place_rampart, raise_rampart, rampart_left
+from ...errors import Location, ReplayError
+from ...model import BattleArt
+from .common import (
+    ANY_ARMS,
+    HEAVY,
+    SIX,
+    begin,
+    transforming,
+)
+
+if TYPE_CHECKING:
+    from ...ruleset import CoreRuleset
+    from ...state import BattleState, ManeuverRun
+
+KINGDOM = "timber"
+# act -> Arms that may use it
+ARMS = {"flourish": SIX, "overgrow": ANY_ARMS, "forestry": HEAVY}
+
+HARVEST_ARMS = HEAVY
+
+
+def flourish(run: ManeuverRun, action: BattleArt, location: Location) -> None:
+    """R63: 1 MA, a rampart on any empty zone the terrain allows."""
+    state = run.state
+    begin(run, action, location, KINGDOM, ARMS[action.act])
+    zone = state.zone_number(action.field("zone"), location)
+    if state.stacks[zone] or state.ramparts[zone] is not None:
+        raise ReplayError("zone_occupied", f"{state.board.names[zone]} is occupied; a rampart needs an empty zone.",
+                          location)
+    place_rampart(run, zone, rampart_left(run, location), location)
+
+
+def overgrow(run: ManeuverRun, action: BattleArt, location: Location) -> None:
+    """R63: a rampart on top of a rampart: an own one within building reach, an enemy's adjacent."""
+    state = run.state
+    battalion = run.battalion
+    begin(run, action, location, KINGDOM, ARMS[action.act])
+    zone = state.zone_number(action.field("zone"), location)
+    name = state.board.names[zone]
+    rampart = state.ramparts[zone]
+    if rampart is None:
+        raise ReplayError("no_rampart", f"There is no rampart at {name} to overgrow.", location)
+    if state.stacks[zone]:
+        raise ReplayError("zone_occupied", f"A battalion stands on the rampart at {name}.", location)
+    kingdom = rampart_left(run, location)
+    here = state.zone[battalion]
+    if rampart[0] == run.player:
+        if not connected(state, run.player, here, zone):
+            raise ReplayError("build_not_connected", f"{name} is neither adjacent to {state.ids[battalion]} nor to a "
+                                                     "chain of its general's ramparts reaching it.", location)
+    elif zone not in state.board.adjacent[here]:
+        raise ReplayError("build_not_connected", f"An enemy rampart is overgrown only from an adjacent zone; {name} "
+                                                 f"is not adjacent to {state.ids[battalion]}.", location)
+    raise_rampart(run, zone, kingdom, location)
+    state.overgrown[zone] = state.overgrown.get(zone, ()) + (rampart,)
+
+
+def harvesting_destroy(run: ManeuverRun, action, location: Location) -> None:
+    """Destroy, with Harvest: a Timber battalion of Arms 4-6 reclaims its own general's rampart."""
+    state = run.state
+    battalion = run.battalion
+    zone = state.board.index.get(action.zone)
+    rampart = state.ramparts[zone] if zone is not None else None
+    destroy(run, action, location)
+    if (rampart is not None and rampart[0] == run.player and state.kingdom[battalion] == "timber"
+            and state.arms[battalion] in HARVEST_ARMS):
+        state.ruleset.give_back_rampart(state, run.player, rampart[1])
+
+
+def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings, best_ma: int, full_ma: int,
+              arms: int) -> bool:
+    return False  # no Timber art moves the battalion
+
+
+def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
+               nested: bool = False) -> str | None:
+    return None  # building by Flourish or Overgrow is no aggressive action; Destroy is the core's
+
+
+HANDLERS = {"flourish": flourish, "overgrow": overgrow,
+            "forestry": transforming("forestry", KINGDOM, ARMS["forestry"])}

@@ -1,0 +1,8 @@
+"""An independent check of the engine's Paralyze (R12, R102) and Blunt (R13, R103) answers.
+
+- `oracle.py`: the brute-force search, written from the rules text and the rulings;
+- `engine_adapter.py`: the only module that touches the engine (move generator and answers);
+- `positions.py`: hypothesis strategies for legal small-board positions near the end of a game;
+- `test_oracle_agrees.py`: the agreement property (`OPP_ORACLE_EXAMPLES`), hand-built positions,
+  and the engine's known misjudgements as strict xfail cases (`cases/*.json`, minimal replays).
+"""
