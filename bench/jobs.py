@@ -66,7 +66,7 @@ def prepare(label: str, replays: list[dict], verdicts: list[dict]) -> list[int]:
     Adjudication ids whose jobs were held back (not enqueued)."""
     from django.contrib.auth import get_user_model
 
-    from tournaments import reporting, services
+    from tournaments import jobs, reporting, services
     from tournaments.models import Battle, Event, General
 
     organizer, _ = get_user_model().objects.get_or_create(username="bench-organizer")
@@ -79,8 +79,8 @@ def prepare(label: str, replays: list[dict], verdicts: list[dict]) -> list[int]:
         Battle(event=event, season=season, round=1, number=i + 1, general_a=generals[i % 200],
                general_b=generals[(i % 200 + 1 + i // 200) % 200]) for i in range(len(replays))])
     held = []
-    sent = reporting.enqueue
-    reporting.enqueue = held.append  # submit_report's on-commit hook; the burst sends them later
+    sent = jobs.send
+    jobs.send = held.append  # submit_report's on-commit hook; the burst sends them later
     try:
         for battle, replay, found in zip(battles, replays, verdicts, strict=True):
             document = dict(replay, generals={"p1": dict(replay["generals"]["p1"], name=battle.general_a.name),
@@ -88,7 +88,7 @@ def prepare(label: str, replays: list[dict], verdicts: list[dict]) -> list[int]:
             reporting.submit_report(battle, user=organizer, player_1=battle.general_a, replay=json.dumps(document),
                                     **report_fields(found, battle.general_a, battle.general_b))
     finally:
-        reporting.enqueue = sent
+        jobs.send = sent
     assert len(held) == len(replays)
     return held
 

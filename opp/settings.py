@@ -8,8 +8,11 @@ from the environment:
 - REDIS_URL        Celery broker, result backend and cache. Unset: jobs run in-process.
 - CSRF_TRUSTED_ORIGINS, SECURE_SSL_REDIRECT, SECURE_PROXY_SSL_HEADER, CELERY_VISIBILITY_TIMEOUT
                    optional, see README.
+- EMAIL_BACKEND, DEFAULT_FROM_EMAIL, EMAIL_HOST (and EMAIL_*), OPP_SITE_URL
+                   notifications by email; default: the console backend in development.
 """
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -85,11 +88,14 @@ INSTALLED_APPS = [
     "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "axes",
     "opp",
     "tournaments",
 ]
 
 MIDDLEWARE = [
+    "opp.middleware.RequestSizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -98,10 +104,18 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in with the lockout page
 ]
 if DEBUG:
     # runserver serves static files itself; WhiteNoise serves the collected ones in production.
     MIDDLEWARE.remove("whitenoise.middleware.WhiteNoiseMiddleware")
+
+# Request bodies: a replay is at most 1 MiB (rules_engine's limit); sent as a JSON string its escapes
+# may make it larger, so a body may be 3 MiB. Uploads stay in memory within that (never a temporary file).
+OPP_MAX_REQUEST_BYTES = 3 * 1024 * 1024
+DATA_UPLOAD_MAX_MEMORY_SIZE = OPP_MAX_REQUEST_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = OPP_MAX_REQUEST_BYTES
+DATA_UPLOAD_MAX_NUMBER_FILES = 5
 
 ROOT_URLCONF = "opp.urls"
 WSGI_APPLICATION = "opp.wsgi.application"
@@ -130,6 +144,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out username and address at once
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Lockout (django-axes): 5 wrong passwords for one username from one address lock that pair out for
+# 15 minutes (a stranger cannot lock a player out from elsewhere); a successful sign-in starts afresh.
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "tournaments.api.auth.lockout_response"
+AXES_CLIENT_IP_CALLABLE = "tournaments.api.auth.client_ip"
+AXES_DISABLE_ACCESS_LOG = True  # only failures are kept
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -165,9 +193,11 @@ REDIS_URL = os.environ.get("REDIS_URL", "").strip()
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "opp.cache.ReusingRedisCache",
+            "BACKEND": "opp.cache.DegradingRedisCache",
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "opp",
+            # A Redis that does not answer costs a request at most this long (then the local fallback).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 else:
@@ -176,29 +206,70 @@ else:
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or None
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
-CELERY_TASK_EAGER_PROPAGATES = True
+# In-process, a retried job runs again at once as Celery's retry options say (propagating would end it
+# at the first retry); a job catches its own errors and ends as failed with them.
+CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_RESULT_EXPIRES = 24 * 3600
-# Late acknowledgement: a job whose worker dies mid-way goes back to the queue and another
-# worker finishes it. The visibility timeout is how long Redis waits before redelivering.
+# Time limits of a job: the engine adjudicates the longest replay (5,000 turns) in about half a second, so a job still
+# running after these is stuck (soft: it ends as failed with the reason; hard: the worker process is killed).
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 30)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 45)
+# Late acknowledgement: a job whose worker dies mid-way goes back to the queue and another worker
+# finishes it. Redis hands an unacknowledged job to another worker once it is older than the
+# visibility timeout, looked for every 5 s: the timeout is the hard time limit + 10 s (a healthy run
+# never outlives the limit), so a killed worker's job runs again within the limit + 15 s, which is
+# less than twice the limit (tests/reporting/test_workers.py measures it).
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 600)}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", CELERY_TASK_TIME_LIMIT + 10),
+    "unacked_restore_interval": 5, "unacked_restore_throttle": 1,
+    "socket_connect_timeout": 2, "socket_timeout": 5,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_TASK_SOFT_TIME_LIMIT = 60
-CELERY_TASK_TIME_LIMIT = 90
+# Sending a job while Redis does not answer gives up after about a second: the report is saved and
+# waits for the sweep instead of holding the request.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2,
+                                    "interval_max": 0.5}
+# The sweep (`celery -A opp beat`): sends the jobs the web processes could not send, and jobs sent long
+# ago that no worker took (a Redis restarted without persistence forgets its queue).
+OPP_SWEEP_SECONDS = env_int("OPP_SWEEP_SECONDS", 60)
+OPP_RESEND_AFTER_SECONDS = env_int("OPP_RESEND_AFTER_SECONDS", 600)
+# Reports whose confirmation window passed count by themselves (`celery -A opp beat`); without a
+# beat, requests touching the event and `manage.py confirm_expired` do the same.
+CELERY_IMPORTS = ["tournaments.confirmation"]
+CELERY_BEAT_SCHEDULE = {
+    "send-waiting-adjudications": {
+        "task": "tournaments.send_waiting_adjudications",
+        "schedule": OPP_SWEEP_SECONDS,
+        "options": {"expires": OPP_SWEEP_SECONDS},  # sweeps do not pile up while no worker runs
+    },
+    "confirm-expired-reports": {
+        "task": "tournaments.confirm_expired_reports",
+        "schedule": 60.0,
+        "options": {"expires": 60.0},
+    },
+}
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Token first: a request without credentials (or with a wrong token) is answered 401 with
+    # `WWW-Authenticate: Token`, which DRF sends only when the first class names a scheme.
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
@@ -212,6 +283,7 @@ REST_FRAMEWORK = {
         "anon": os.environ.get("API_THROTTLE_ANON", "120/min"),
         "user": os.environ.get("API_THROTTLE_USER", "600/min"),
         "scoreboard": os.environ.get("API_THROTTLE_SCOREBOARD", "1200/min"),
+        "login": os.environ.get("API_THROTTLE_LOGIN", "10/min"),
     },
     # Which address is the client's, for throttling: 0 trusts no X-Forwarded-For header (a client could
     # forge it); behind N reverse proxies that append it, set API_NUM_PROXIES=N.
@@ -223,14 +295,23 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Events, generals, battles, verdicts and standings of WARLINE organized play.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # Separate request and response components: a client sends no read-only field and reads every one.
+    "COMPONENT_SPLIT_REQUEST": True,
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "tournaments.api.schema.add_error_responses",
+        "tournaments.api.schema.finish_schema",
     ],
+    # Swagger UI and Redoc from this site's own static files (drf-spectacular-sidecar): no CDN, so the
+    # docs work at a venue without internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
     "ENUM_NAME_OVERRIDES": {
         "BattleKindEnum": "tournaments.models.Battle.Kind",
         "ReportedKindEnum": ["victory", "stalemate", "resolve", "forfeit"],
         "VictoryConditionEnum": "tournaments.models.Battle.Condition",
+        "EventStateEnum": "tournaments.models.Event.State",
+        "SeasonStateEnum": "tournaments.models.Season.State",
     },
 }
 
@@ -248,6 +329,23 @@ if not DEBUG:
     SECURE_REFERRER_POLICY = "same-origin"
     # The health check is polled over plain HTTP by load balancers inside the network.
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# Email (tournaments.notifications): the console backend in development prints each mail; in
+# production the SMTP backend with EMAIL_HOST etc. A mail server that fails never breaks a step.
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "").strip() or (
+    "django.core.mail.backends.console.EmailBackend" if DEBUG else "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "").strip() or "localhost"
+EMAIL_PORT = env_int("EMAIL_PORT", 25)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)  # seconds: a mail server that hangs holds a step this long at most
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "WARLINE Organized Play <noreply@localhost>"
+# The site's address in emails (links to battles and events).
+_first_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "testserver")), "localhost")
+OPP_SITE_URL = os.environ.get("OPP_SITE_URL", "").strip().rstrip("/") or (
+    "http://127.0.0.1:8000" if DEBUG else f"https://{_first_host}")
 
 LOGGING = {
     "version": 1,

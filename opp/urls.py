@@ -3,19 +3,20 @@ import os
 from django.contrib import admin
 from django.http import HttpResponse
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 from opp.views import healthz
+from tournaments.api.auth import TokenView
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/v1/", include("tournaments.api.urls")),
-    path("api/v1/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/v1/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
     path("", include("tournaments.urls")),
 ]
 
@@ -29,5 +30,6 @@ if os.environ.get("OPP_BENCH_BASELINE") == "1":
 
     urlpatterns.insert(0, path("bench/constant", bench_constant))
 
+handler400 = "opp.views.bad_request"
 handler404 = "opp.views.not_found"
 handler500 = "opp.views.server_error"

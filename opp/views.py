@@ -25,6 +25,23 @@ def not_found(request, exception=None):
     return page_not_found(request, exception)
 
 
+def bad_request(request, exception=None):
+    """Django's own refusals (a body over DATA_UPLOAD_MAX_MEMORY_SIZE, too many fields, a bad host) in
+    the API's error body under /api/."""
+    from django.core.exceptions import RequestDataTooBig
+
+    if _wants_json(request):
+        if isinstance(exception, RequestDataTooBig):
+            from opp.middleware import too_large_response
+
+            return too_large_response(request)
+        return JsonResponse({"detail": f"The request cannot be read: {exception}", "code": "bad_request"},
+                            status=400)
+    from django.views.defaults import bad_request as default_bad_request
+
+    return default_bad_request(request, exception)
+
+
 def server_error(request):
     if _wants_json(request):
         return JsonResponse({"detail": "The server failed; the error is logged.", "code": "server_error"},

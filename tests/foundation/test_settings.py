@@ -53,10 +53,20 @@ def test_without_redis_jobs_run_in_process_and_with_it_on_the_broker():
     assert without.stdout.split() == ["True", "memory://", "django.core.cache.backends.locmem.LocMemCache"]
     with_redis = manage("shell", "-v", "0", "-c", code, env={"DEBUG": "true", "REDIS_URL": "redis://127.0.0.1:6379/3"})
     assert with_redis.stdout.split() == [
-        "False", "redis://127.0.0.1:6379/3", "opp.cache.ReusingRedisCache"]
+        "False", "redis://127.0.0.1:6379/3", "opp.cache.DegradingRedisCache"]
 
 
 def test_a_malformed_boolean_is_refused_with_its_name():
     result = manage("check", env={"DEBUG": "maybe"})
     assert result.returncode != 0
     assert "DEBUG must be true or false" in result.stderr
+
+
+def test_celery_beat_runs_both_sweeps_and_each_names_a_registered_task():
+    # One schedule: a second assignment once silently dropped the sweep of waiting adjudications.
+    from opp.celery import app
+
+    app.loader.import_default_modules()
+    scheduled = {entry["task"] for entry in app.conf.beat_schedule.values()}
+    assert scheduled == {"tournaments.send_waiting_adjudications", "tournaments.confirm_expired_reports"}
+    assert scheduled <= set(app.tasks)

@@ -31,14 +31,15 @@ def build_event_day():
     from django.contrib.auth import get_user_model
 
     from tournaments import services
+    from tournaments.membership import grant_organizer_role
     from tournaments.models import General
 
     User = get_user_model()
-    organizer = User.objects.create_user("org", password="pw")
+    organizer = grant_organizer_role(User.objects.create_user("org", password="pw"))
     event = services.create_event(name="Quay Cup", slug="quay-cup", actor=organizer)
     for name in ("Ada", "Ben", "Cyd", "Dov"):
         user = User.objects.create_user(name.lower(), password="pw")
-        services.register(event, General.objects.create(name=name, user=user), actor=organizer)
+        services.register(event, General.objects.create(name=name, user=user), actor=user)  # their consent
     services.form_groups(event, 2, "random", seed=9, actor=organizer)
     battle = event.battles.select_related("general_a", "general_b").first()
     return event, organizer, battle

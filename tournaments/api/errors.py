@@ -6,12 +6,14 @@
 400 (`invalid`), 403 (`permission_denied`) when the user may not take it, or 409 (`conflict`)
 when the event's state forbids it.
 """
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DataError
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from opp.middleware import too_large_sentence
 from tournaments.domain import Conflict, DomainError, NotAllowed
 
 
@@ -47,7 +49,14 @@ def exception_handler(exc, context):
         body = {"detail": str(exc), "code": code}
         if exc.field:
             body["fields"] = {exc.field: [str(exc)]}
+        body.update(exc.extra or {})
         return Response(body, status=http_status)
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"detail": too_large_sentence(), "code": "too_large"},
+                        status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, SuspiciousOperation):  # e.g. too many fields or files in a form body
+        return Response({"detail": f"The request cannot be read: {exc}", "code": "bad_request"},
+                        status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, OverflowError | DataError):
         # An id or number beyond what the database stores (e.g. 2**70): bad input, not a server fault.
         return Response({"detail": "A number in the request is out of range.", "code": "invalid"},

@@ -1,36 +1,122 @@
-"""Schema post-processing: every operation documents the one error body (see errors.py) for the
-statuses any request can meet, so clients and schema checkers know what a refusal looks like."""
+"""Schema post-processing, so that a generated client can rely on the schema:
+
+- one error component, `Error` (the body of every refusal, see errors.py), for the statuses each
+  operation can answer: 401 (with `WWW-Authenticate`) and 429 everywhere; 400 where a body or query
+  parameters are read; 403 and 409 for steps that change something, 403 for reading where a permission
+  class of the view can refuse a signed-in user (see `_refuses_signed_in`) or the view declares it;
+  404 where a path names something or a list is paged; 413 and 415 where a body is read;
+- request bodies in JSON only, and multipart only where a file is taken (a replay upload);
+- the replay log as its own components (`Replay` and its parts, replay_schema.py)."""
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated, IsAuthenticatedOrReadOnly
+
+from tournaments.api.replay_schema import replay_components
 
 ERROR_SCHEMA = {
     "type": "object",
     "properties": {
         "detail": {"type": "string", "description": "What is wrong, in a sentence."},
-        "code": {"type": "string", "description": "A stable word: invalid, conflict, permission_denied, ..."},
+        "code": {"type": "string", "description": "A stable word: invalid, conflict, permission_denied, "
+                                                  "not_authenticated, too_large, throttled, ..."},
         "fields": {"type": "object", "additionalProperties": {"type": "array", "items": {"type": "string"}},
                    "description": "The fields concerned, each with its sentences."},
     },
     "required": ["detail", "code"],
+    "description": "The one error body of the API.",
 }
-ERROR_STATUSES = {
+DESCRIPTIONS = {
     "400": "Bad input: what is wrong and where.",
-    "401": "Not signed in.",
+    "401": "Not signed in, or the token is wrong: send `Authorization: Token <key>`.",
     "403": "Not allowed for this user.",
     "404": "No such thing (or not visible to this user).",
-    "405": "Method not allowed.",
-    "406": "Not acceptable.",
     "409": "The event's state forbids this step.",
-    "415": "Unsupported media type.",
-    "429": "Too many requests; try again later.",
+    "413": "The body is over the size limit (3 MiB; a replay at most 1 MiB).",
+    "415": "Unsupported media type: send JSON (or multipart where a file is taken).",
+    "429": "Too many requests; try again after `Retry-After` seconds.",
 }
+SAFE = {"get", "head", "options"}
+SIGNING_IN = {"auth_token_create"}  # refuses with 400 (wrong password) or 429 (lockout), never 403 or 409
+KEPT_MEDIA = "application/json"
+UPLOAD_MEDIA = "multipart/form-data"
 
 
-def add_error_responses(result, generator, request, public):
-    result.setdefault("components", {}).setdefault("schemas", {})["ErrorBody"] = ERROR_SCHEMA
-    reference = {"$ref": "#/components/schemas/ErrorBody"}
-    for path_item in result.get("paths", {}).values():
-        for operation in path_item.values():
+def _takes_a_file(media, schemas):
+    schema = media.get("schema", {})
+    if "$ref" in schema:
+        schema = schemas.get(schema["$ref"].rsplit("/", 1)[-1], {})
+    return any(prop.get("format") == "binary" for prop in schema.get("properties", {}).values())
+
+
+SIGNED_IN_PASSES = (AllowAny, IsAuthenticated, IsAuthenticatedOrReadOnly)  # refuse only the anonymous: 401
+
+
+def _refuses_signed_in(view, path):
+    """Whether a permission class of `view` can refuse a signed-in user reading `path`: one that checks
+    the request (has_permission) or, on a path naming an object, the object (has_object_permission),
+    unless it says that it never refuses reading (`refuses_reading = False`, permissions.py)."""
+    for permission in view.get_permissions():
+        kind = type(permission)
+        if isinstance(permission, SIGNED_IN_PASSES) or not getattr(permission, "refuses_reading", True):
+            continue
+        if kind.has_permission is not BasePermission.has_permission:
+            return True
+        if "{" in path and kind.has_object_permission is not BasePermission.has_object_permission:
+            return True
+    return False
+
+
+def _reading_refused(generator):
+    """(path, method) of every reading operation that can answer 403 to a signed-in user."""
+    refused = set()
+    for path, _path_regex, method, callback in getattr(generator, "endpoints", None) or ():
+        if method.lower() not in SAFE:
+            continue
+        view = generator.create_view(callback, method)
+        path = generator.coerce_path(path, method, view)
+        if _refuses_signed_in(view, path):
+            refused.add((path, method.lower()))
+    return refused
+
+
+def _statuses(method, operation):
+    body = "requestBody" in operation
+    parameters = operation.get("parameters", [])
+    in_path = any(p.get("in") == "path" for p in parameters)
+    in_query = any(p.get("in") == "query" for p in parameters)
+    paged = any(p.get("in") == "query" and p.get("name") == "page" for p in parameters)
+    statuses = {"401", "429"}
+    if body or in_query:
+        statuses.add("400")
+    if method not in SAFE and operation.get("operationId") not in SIGNING_IN:
+        statuses |= {"403", "409"}
+    if in_path or paged:
+        statuses.add("404")
+    if body:
+        statuses |= {"413", "415"}
+    return statuses
+
+
+def finish_schema(result, generator, request, public):
+    schemas = result.setdefault("components", {}).setdefault("schemas", {})
+    schemas.update(replay_components())
+    schemas["Error"] = ERROR_SCHEMA
+    reference = {"$ref": "#/components/schemas/Error"}
+    reading_refused = _reading_refused(generator)
+    for path, path_item in result.get("paths", {}).items():
+        for method, operation in path_item.items():
+            if (path, method) in reading_refused:
+                operation.setdefault("responses", {}).setdefault("403", {"description": DESCRIPTIONS["403"]})
+            body = operation.get("requestBody")
+            if body:
+                body["content"] = {media: spec for media, spec in body["content"].items()
+                                   if media == KEPT_MEDIA or (media == UPLOAD_MEDIA and _takes_a_file(spec, schemas))}
             responses = operation.setdefault("responses", {})
-            for status, description in ERROR_STATUSES.items():
-                responses.setdefault(status, {"description": description,
-                                              "content": {"application/json": {"schema": reference}}})
+            for status in sorted(_statuses(method, operation) | {s for s in responses if s in DESCRIPTIONS}):
+                answer = responses.setdefault(status, {"description": DESCRIPTIONS[status]})
+                answer["content"] = {"application/json": {"schema": reference}}
+                if answer.get("description", "") in ("", "What is wrong and where."):
+                    answer["description"] = DESCRIPTIONS[status]
+            responses["401"]["headers"] = {"WWW-Authenticate": {
+                "schema": {"type": "string"}, "description": "The scheme to sign in with: `Token`."}}
+            responses["429"]["headers"] = {"Retry-After": {
+                "schema": {"type": "integer"}, "description": "Seconds to wait."}}
     return result

@@ -1,13 +1,20 @@
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.reporting import enqueue, pending_adjudications
+from tournaments import jobs
 
 
 class Command(BaseCommand):
-    help = "Sends again every adjudication still waiting for a worker (e.g. queued while Redis was down)."
+    help = ("Sends every adjudication still waiting for a worker (e.g. reported while Redis was down). "
+            "Exits 1 when the job queue does not answer.")
 
     def handle(self, *args, **options):
-        pending = list(pending_adjudications().values_list("pk", flat=True))
-        for adjudication_id in pending:
-            enqueue(adjudication_id)
-        self.stdout.write(f"{len(pending)} adjudication(s) sent to the workers.")
+        waiting = jobs.waiting().count()
+        problem = jobs.queue_problem()
+        if problem is not None:
+            raise CommandError(f"The job queue does not answer ({problem}); nothing was sent and "
+                               f"{waiting} adjudication(s) still wait. Run this again once Redis answers.")
+        sent, unsent = jobs.send_waiting()
+        self.stdout.write(f"{sent} adjudication(s) sent to the workers.")
+        if unsent:
+            raise CommandError(f"The job queue stopped answering; {unsent} adjudication(s) still wait. "
+                               "Run this again once Redis answers.")

@@ -1,0 +1,65 @@
+"""Signing in to the API, protected against guessing: the token endpoint has its own throttle
+(`API_THROTTLE_LOGIN` per client address, counted in the cache, which degrades to process memory
+when Redis is down) and shares the login form's lockout (django-axes: after `AXES_FAILURE_LIMIT`
+wrong passwords for one username from one address, that pair is locked out for `AXES_COOLOFF_TIME`)."""
+from axes.exceptions import AxesBackendPermissionDenied
+from django.conf import settings
+from django.http import JsonResponse
+from django.shortcuts import render
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.exceptions import ValidationError
+from rest_framework.parsers import FormParser
+from rest_framework.response import Response
+from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+
+from tournaments.api.parsers import JSONParser
+
+_client_identity = BaseThrottle()  # DRF's: REMOTE_ADDR, or X-Forwarded-For as API_NUM_PROXIES says
+
+
+def client_ip(request):
+    """The client's address as the throttles see it, for django-axes too (one notion of 'who')."""
+    return _client_identity.get_ident(request)
+
+
+def lockout_sentence():
+    minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+    return (f"Too many failed sign-ins for this username from your address: signing in is locked for "
+            f"{minutes} minutes. Ask an organizer if you have forgotten your password.")
+
+
+class LoginRateThrottle(ScopedRateThrottle):
+    scope_attr = "throttle_scope"
+
+
+class TokenView(ObtainAuthToken):
+    """Exchanges a username and password for the user's API token."""
+
+    throttle_classes = [LoginRateThrottle]
+    throttle_scope = "login"
+    parser_classes = [JSONParser, FormParser]
+
+    @extend_schema(
+        operation_id="auth_token_create",
+        request=inline_serializer("Credentials", {"username": serializers.CharField(),
+                                                   "password": serializers.CharField()}),
+        responses={200: inline_serializer("Token", {"token": serializers.CharField()})},
+        auth=[], tags=["auth"])
+    def post(self, request, *args, **kwargs):
+        try:
+            return super().post(request, *args, **kwargs)
+        except (ValidationError, AxesBackendPermissionDenied):
+            # django-axes marks the request when this failure locks the pair out, or it was locked already.
+            if getattr(request, "axes_locked_out", False):
+                return Response({"detail": lockout_sentence(), "code": "locked_out"},
+                                status=status.HTTP_429_TOO_MANY_REQUESTS)
+            raise
+
+
+def lockout_response(request, response=None, credentials=None):
+    """What django-axes answers a locked-out sign-in with (AXES_LOCKOUT_CALLABLE): 429 and the sentence."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"detail": lockout_sentence(), "code": "locked_out"}, status=429)
+    return render(request, "registration/locked_out.html", {"sentence": lockout_sentence()}, status=429)
