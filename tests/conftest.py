@@ -62,6 +62,25 @@ def pytest_report_header(config):
     ]
 
 
+MEASURED = "measured_"  # record_property("measured_<what>", sentence): shown at the end of the run
+_measurements = []
+
+
+def pytest_runtest_logreport(report):
+    """Collect what tests measured (e.g. the kill -9 test's recovery time), which print() would hide."""
+    if report.when == "call":
+        for name, value in report.user_properties:
+            if name.startswith(MEASURED):
+                _measurements.append((report.nodeid, name.removeprefix(MEASURED), value))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _measurements:
+        terminalreporter.section("measured")
+        for nodeid, what, value in _measurements:
+            terminalreporter.write_line(f"{what}: {value}  [{nodeid}]")
+
+
 @pytest.fixture
 def require_postgres(db):
     from django.db import connection

@@ -7,4 +7,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Organized play"
 
     def ready(self):
-        from tournaments import signals  # noqa: F401  (connects the receivers)
+        # signals and notifications connect the receivers; tasks registers the jobs that
+        # tournaments.jobs sends by name.
+        from tournaments import notifications, signals, tasks  # noqa: F401

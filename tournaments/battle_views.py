@@ -2,43 +2,57 @@
 dispute, override, record or correct the result. Also the player's own list of battles."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments import reporting, services
-from tournaments.domain import DomainError, NotAllowed
+from tournaments import confirmation, reporting, round_desk, rules, seasons, services
+from tournaments.domain import DomainError
 from tournaments.forms import ArrangedBattleForm, DisputeForm, ReportForm, ResultForm, show_refusal
-from tournaments.models import Battle, Event, Report
-from tournaments.replay_view import viewer_document
+from tournaments.models import Battle, Event, Report, Season
+from tournaments.replay_view import battle_side_names, viewer_document
 from tournaments.views import visible_events
 
 
 def _battle(request, pk):
-    return get_object_or_404(
+    battle = get_object_or_404(
         Battle.objects.filter(event__in=visible_events(request)).select_related(
             "event", "group", "season", "general_a", "general_b", "winner", "forfeited_by", "player_1"), pk=pk)
+    if confirmation.sweep(battle.event):  # a report whose window passed counts before the page shows
+        battle.refresh_from_db()
+    return battle
 
 
 def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_form=None):
     battle = _battle(request, pk)
     user = request.user
-    organizer = battle.event.is_organizer(user)
-    me = reporting.general_of_user(user)
+    organizer = rules.organizes_battle(user, battle)  # R90: an organizer who plays here reports as a general
     reports = list(battle.reports.select_related("reported_by", "answered_by", "winner", "forfeited_by",
                                                  "player_1", "adjudication"))
     latest = reports[0] if reports else None
-    involved = organizer or (me is not None and battle.involves(me))  # reporting.can_report, already looked up
-    may_report = involved and not battle.kind
-    awaiting_me = (latest is not None and latest.status == Report.Status.AWAITING_OPPONENT and me is not None
-                   and reporting.opponent_of_reporter(latest) == me)
+    me = rules.general_of(user)
+    involved = rules.may_see_reports(user, battle)
+    closed = battle.season_id is not None and battle.season.state == Season.State.CLOSED
+    me_disqualified = (not organizer and me is not None
+                       and battle.event.disqualifications.filter(general=me).exists())
+    # Organizers have their one result form (below) instead of the players' report form.
+    may_report = involved and not organizer and not battle.kind and not closed and not me_disqualified
+    waiting = [r for r in reports if r.is_awaiting_opponent]
+    awaiting_me = next((r for r in waiting if rules.may_answer(user, r)), None)
+    # The public sees the counted result and the verdict summary of the report that counted.
+    counted = next((r for r in reports if r.status in (Report.Status.CONFIRMED, Report.Status.OVERRIDDEN)), None)
+    # The organizer's form starts from the open report (or the engine's verdict, or the counted result).
+    desk_line = round_desk.line_for(battle, next((r for r in reports if r.is_open), None)) if organizer else None
     context = {
-        "battle": battle, "event": battle.event, "organizer": organizer, "reports": reports, "latest": latest,
-        "may_report": may_report, "awaiting_me": awaiting_me,
+        "battle": battle, "event": battle.event, "organizer": organizer, "reports": reports,
+        "latest": latest if involved else counted, "waiting": waiting, "may_report": may_report,
+        "awaiting_me": awaiting_me, "may_see_replay": involved,
         "report_form": report_form or (ReportForm(battle=battle) if may_report else None),
-        "result_form": result_form or (ResultForm(battle=battle) if organizer else None),
+        "result_form": result_form or (ResultForm(battle=battle, initial=desk_line.initial)
+                                       if organizer and not closed else None),
+        "desk_line": desk_line,
+        "closed": closed, "me_disqualified": me_disqualified and involved,
         "dispute_form": dispute_form or (DisputeForm() if awaiting_me else None),
         "show_reports": involved,
     }
@@ -73,21 +87,13 @@ def battle_result(request, pk):
     form = ResultForm(request.POST, battle=battle)
     if form.is_valid():
         try:
-            if not battle.event.is_organizer(request.user):
-                raise NotAllowed("Only an organizer of this event may record results here.")
-            latest = battle.reports.filter(status__in=Report.OPEN_STATUSES).first()
-            if latest is not None and latest.status not in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
-                reporting.override_report(latest, user=request.user, reason=form.cleaned_data["reason"] or
-                                          "Decided by an organizer.", **form.outcome())
-                recorded = None
-            else:
-                recorded = services.record_result(battle, actor=request.user, reason=form.cleaned_data["reason"],
-                                                  **form.outcome())
+            recorded = round_desk.record(battle, user=request.user, outcome=form.outcome(),
+                                         reason=form.cleaned_data["reason"])
         except DomainError as error:
             show_refusal(form, error)
         else:
             messages.success(request, "The result is recorded.")
-            if recorded and recorded.offer_disqualification:
+            if recorded.offer_disqualification:
                 messages.warning(request, f"{recorded.offer_disqualification.name} has reached the forfeit limit: "
                                           "you may disqualify them on the event's organizer page.")
             return redirect("battle-detail", pk=battle.pk)
@@ -101,8 +107,12 @@ def report_answer(request, pk):
     report = get_object_or_404(Report.objects.filter(battle__event__in=visible_events(request)), pk=pk)
     try:
         if request.POST.get("answer") == "confirm":
-            reporting.confirm_report(report, user=request.user)
+            report = reporting.confirm_report(report, user=request.user)
             messages.success(request, "Confirmed: the result counts in the standings.")
+            offer = report.recorded.offer_disqualification
+            if offer is not None and rules.may_organize(request.user, report.battle.event):
+                messages.warning(request, f"{offer.name} has reached the forfeit limit: you may disqualify them "
+                                          "on the event's organizer page (R68).")
         else:
             form = DisputeForm(request.POST)
             if not form.is_valid():
@@ -115,57 +125,76 @@ def report_answer(request, pk):
 
 
 def battle_replay(request, pk):
-    """The replay viewer for the battle's latest report with a replay."""
+    """The replay viewer for the battle's latest report with a replay: for the battle's two generals
+    and the event's organizers, like the reports themselves."""
     battle = _battle(request, pk)
+    if not rules.may_see_reports(request.user, battle):
+        raise Http404("This battle's replay is shown to its generals and the event's organizers.")
     report = battle.reports.exclude(replay="").first()
     if report is None:
         raise Http404("This battle has no replay.")
+    names = battle_side_names(report.replay, battle)
     return render(request, "tournaments/replay_viewer.html",
-                  {"battle": battle, "document": viewer_document(report.replay)})
+                  {"battle": battle, "document": viewer_document(report.replay, names=names)})
 
 
 @login_required
 def my_battles(request):
     me = reporting.general_of_user(request.user)
-    battles = []
+    battles, waiting = [], []
     if me is not None:
+        for event in Event.objects.filter(Q(battles__general_a=me) | Q(battles__general_b=me),
+                                          battles__reports__status__in=Report.AWAITING_STATUSES).distinct():
+            confirmation.sweep(event)
+        waiting = [r for r in Report.objects.filter(Q(battle__general_a=me) | Q(battle__general_b=me),
+                                                    status__in=Report.AWAITING_STATUSES)
+                   .select_related("battle", "battle__event", "battle__general_a", "battle__general_b",
+                                   "reported_by", "winner", "forfeited_by")
+                   if rules.may_answer(request.user, r)]
         battles = (Battle.objects.filter(Q(general_a=me) | Q(general_b=me))
                    .select_related("event", "group", "season", "general_a", "general_b", "winner", "forfeited_by")
                    .prefetch_related("reports").order_by("kind", "event_id", "round", "number"))
-    return render(request, "tournaments/my_battles.html", {"me": me, "battles": battles})
+    return render(request, "tournaments/my_battles.html", {"me": me, "battles": battles, "waiting": waiting})
 
 
 @login_required
 def league_report(request, slug):
     """A league member reports a battle arranged with another member: the battle is scheduled in
-    the open season and reported in one step, so a refused report leaves no battle behind."""
+    the open season and reported in one step (seasons.report_arranged_battle), so a refused report
+    leaves no battle behind."""
     event = get_object_or_404(visible_events(request), slug=slug, kind=Event.Kind.LEAGUE)
     me = reporting.general_of_user(request.user)
     members = [registration.general for registration in services.active_registrations(event)]
+    disqualified = set(event.disqualifications.values_list("general_id", flat=True))
     season = event.season_taking_battles()
     problem = None
     if me is None or me not in members:
         problem = f"Only members of {event.name} report league battles."
+    elif me.pk in disqualified:
+        problem = f"{me.name} is disqualified from {event.name} and reports no more battles (R23)."
     elif season is None:
-        problem = f"{event.name} has no open season."
+        current = event.current_season()
+        problem = seasons.waiting_for(current) if current else f"{event.name} has no open season."
     form = ArrangedBattleForm(request.POST or None, request.FILES or None,
-                              opponents=[g for g in members if g != me])
+                              opponents=[g for g in members if g != me and g.pk not in disqualified])
     if request.method == "POST" and problem is None and form.is_valid():
         data = form.cleaned_data
         opponent = next(g for g in members if g.pk == data["opponent"])
-        winner = (me if data["won"] == "me" else opponent) if data["kind"] == "victory" else None
-        upload = data.get("replay_file")
+        side = {"me": me, "opponent": opponent}
         try:
-            with transaction.atomic():
-                battle = services.schedule_league_battle(season, me, opponent, actor=request.user)
-                reporting.submit_report(battle, user=request.user, kind=data["kind"], winner=winner,
-                                        condition=data.get("condition") or "", player_1=None,
-                                        replay=upload.read() if upload else "")
+            report = seasons.report_arranged_battle(
+                season, user=request.user, me=me, opponent=opponent, kind=data["kind"],
+                winner=side.get(data["won"]) if data["kind"] == "victory" else None,
+                condition=data.get("condition") or "",
+                forfeited_by=side.get(data["forfeited"]) if data["kind"] == "forfeit" else None,
+                player_1=side.get(data["player_1"]), replay=form.replay())
         except DomainError as error:
-            error.field = {"replay": "replay_file", "general": "opponent"}.get(error.field, error.field)
+            error.field = {"replay": "replay_file", "general": "opponent", "general_b": "opponent"}.get(
+                error.field, error.field)
             show_refusal(form, error)
         else:
-            messages.success(request, "Your battle is reported; your opponent confirms it (or the replay does).")
-            return redirect("battle-detail", pk=battle.pk)
+            messages.success(request, "Your battle is reported; it counts when your opponent confirms it (or when "
+                                      "the confirmation window passes without a dispute).")
+            return redirect("battle-detail", pk=report.battle_id)
     return render(request, "tournaments/league_report.html",
                   {"event": event, "season": season, "form": form, "problem": problem})

@@ -3,9 +3,13 @@
 Demo Spring Qualifier: 8 generals drawn into 2 qualifying groups of 4 with a recorded seed;
 Group A is finished (its winner has advanced), Group B is half played, with a forfeit and a
 stalemate among the results so the tie-break columns have something to show. Two Group B battles
-are reported by their generals with replay logs: one the rules engine confirms, one it disputes
-(the report names the wrong victory condition), waiting in the organizer's queue. Demo Winter League:
-a league season with reported battles. Everyone signs in with the password below.
+are reported by their generals with replay logs: one the rules engine checked, waiting for the
+opponent's confirmation with its countdown; one it disputes (the report names the wrong victory
+condition), waiting in the organizer's queue. Demo Winter League: a league season with recorded
+battles and one a member reported, waiting for the opponent. The demo loads once, so both events
+keep a confirmation window of 30 days (the longest allowed) instead of the defaults (30 minutes, 3
+days): the waiting reports and their countdowns stay to be seen. The players registered themselves
+(their consent); everyone signs in with the password below.
 """
 from django.contrib.auth import get_user_model
 
@@ -16,6 +20,7 @@ DEMO_PASSWORD = "warline-demo"
 DEMO_EVENT_SLUG = "demo-spring-qualifier"
 DEMO_LEAGUE_SLUG = "demo-winter-league"
 DEMO_GROUP_SEED = 20261121
+DEMO_CONFIRMATION_MINUTES = 30 * 24 * 60  # the demo loads once: its waiting reports stay waiting a while
 PLAYERS = [
     ("alice", "Alice Ashford"), ("bruno", "Bruno Brandt"), ("chen", "Chen Wei"), ("dana", "Dana Dufresne"),
     ("emil", "Emil Eriksen"), ("farah", "Farah Fadel"), ("goran", "Goran Golub"), ("hana", "Hana Horvat"),
@@ -112,18 +117,23 @@ def load_demo():
     organizer = _user("organizer", staff=True)
     generals = _generals()
     event = services.create_event(name="Demo Spring Qualifier", slug=DEMO_EVENT_SLUG, actor=organizer,
-                                  venue="The Keep, Hall 2")
+                                  confirmation_minutes=DEMO_CONFIRMATION_MINUTES, venue="The Keep, Hall 2", time_zone="Europe/Berlin",
+                                  description="Eight generals, two qualifying groups of four, then the final "
+                                              "group: a one-day qualifier with the Core Rules.")
     for general in generals:
-        services.register(event, general, actor=organizer)
+        services.register(event, general, actor=general.user)  # self-registration: the player's consent
     services.close_registration(event, actor=organizer)
     services.form_groups(event, 2, "random", seed=DEMO_GROUP_SEED, actor=organizer)
     _play_script(event, organizer)
     _report_with_replays(event)
 
     league = services.create_event(name="Demo Winter League", slug=DEMO_LEAGUE_SLUG, kind=Event.Kind.LEAGUE,
-                                   actor=organizer)
+                                   confirmation_minutes=DEMO_CONFIRMATION_MINUTES,
+                                   actor=organizer, time_zone="Europe/Berlin",
+                                   description="Battles arranged between members all winter; a season's "
+                                               "standings crown its champion.")
     for general in generals[:6]:
-        services.register(league, general, actor=organizer)
+        services.register(league, general, actor=general.user)
     season = services.open_season(league, "Winter 2026", actor=organizer)
     a, b, c, d, e, f = generals[:6]
     services.report_league_battle(season, a, d, kind=Battle.Kind.VICTORY, winner=a, condition="crush",
@@ -131,6 +141,11 @@ def load_demo():
     services.report_league_battle(season, b, e, kind=Battle.Kind.VICTORY, winner=e, condition="shackle",
                                   actor=organizer)
     services.report_league_battle(season, c, f, kind=Battle.Kind.RESOLVE, actor=organizer)
-    services.schedule_league_battle(season, a, e, actor=organizer)
+    arranged = services.schedule_league_battle(season, a, e, actor=organizer)
+    reporting.submit_report(arranged, user=e.user, kind=Battle.Kind.VICTORY, winner=e, condition="blunt")
+    # Addresses last, so building the demo mails nobody; from here on the console shows the emails.
+    for user in get_user_model().objects.filter(username__in=["organizer", *(name for name, _ in PLAYERS)]):
+        user.email = f"{user.username}@demo.warline.invalid"
+        user.save(update_fields=["email"])
     event.refresh_from_db()
     return event

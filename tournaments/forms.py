@@ -3,6 +3,21 @@ checked by the services, whose refusals are shown on the field they concern."""
 from django import forms
 
 from tournaments.models import VARIANT_CHOICES, Battle, Disqualification, Event
+from tournaments.timezones import default_time_zone, validate_time_zone, zone_names
+
+
+class TimeZoneInput(forms.TextInput):
+    """A text box suggesting the known IANA zones as one types (a datalist)."""
+
+    def __init__(self, attrs=None):
+        super().__init__({"list": "time-zone-names", "autocomplete": "off", "spellcheck": "false", **(attrs or {})})
+
+    def render(self, name, value, attrs=None, renderer=None):
+        from django.utils.html import format_html, format_html_join
+
+        options = format_html_join("", '<option value="{}">', ((zone,) for zone in zone_names()))
+        return format_html('{}<datalist id="time-zone-names">{}</datalist>',
+                           super().render(name, value, attrs, renderer), options)
 
 
 def show_refusal(form, error):
@@ -27,22 +42,82 @@ class EventForm(forms.Form):
                                                    label="A forfeit counts as a Victory for tie-breakers")
     forfeits_to_disqualify = forms.IntegerField(initial=2, required=False, min_value=1, max_value=99,
                                                 help_text="Forfeits after which disqualification is offered.")
+    confirmation_minutes = forms.IntegerField(
+        required=False, min_value=1, max_value=60 * 24 * 30, label="Confirmation window (minutes)",
+        help_text="How long a general has to confirm or dispute the opponent's report before it counts by itself. "
+                  "Empty: 30 minutes for a tournament, 3 days (4320) for a league.")
+    pair_battles_per_season = forms.IntegerField(
+        initial=1, required=False, min_value=1, max_value=99, label="Battles per pair in a season (leagues)",
+        help_text="R111: how many counted battles two members may have in one season; fixed when the first "
+                  "season opens.")
     venue = forms.CharField(max_length=160, required=False)
     starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
+                              help_text="Empty for a one-day event.")
+    time_zone = forms.CharField(max_length=64, validators=[validate_time_zone], widget=TimeZoneInput,
+                                initial=default_time_zone,
+                                help_text="Every time of the event (deadlines, reports) is shown in it: an IANA "
+                                          "name such as Europe/Berlin or America/New_York.")
+    description = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 3}),
+                                  help_text="A few lines for the list of events.")
+
+    def clean_pair_battles_per_season(self):
+        return self.cleaned_data.get("pair_battles_per_season") or 1
+
+    def clean(self):
+        return check_dates(self, super().clean())
+
+
+class EventDetailsForm(forms.Form):
+    """What an organizer may change at any time: how the event is presented, its days and time zone."""
+
+    name = EventForm.base_fields["name"]
+    description = EventForm.base_fields["description"]
+    venue = EventForm.base_fields["venue"]
+    starts_on = EventForm.base_fields["starts_on"]
+    ends_on = EventForm.base_fields["ends_on"]
+    time_zone = EventForm.base_fields["time_zone"]
+
+    def clean(self):
+        return check_dates(self, super().clean())
+
+
+def check_dates(form, data):
+    if data.get("starts_on") and data.get("ends_on") and data["ends_on"] < data["starts_on"]:
+        form.add_error("ends_on", "The last day cannot be before the first.")
+    if data.get("ends_on") and not data.get("starts_on"):
+        form.add_error("starts_on", "Give the first day too.")
+    return data
 
 
 class RegisterForm(forms.Form):
     name = forms.CharField(max_length=120, label="General",
-                           help_text="An existing general's exact name, or a new general.")
-    seed = forms.IntegerField(required=False, min_value=1, help_text="Seeding, 1 best (for seeded groups).")
+                           help_text="A general without a player account (players register themselves, or accept "
+                                     "your invitation). Names are compared ignoring case and spaces.")
+    seed = forms.IntegerField(required=False, min_value=1, label="Seeding rank",
+                              help_text="1 is the strongest (for groups formed by seeding).")
+
+    def __init__(self, *args, league=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if league:  # a league has no groups to seed
+            del self.fields["seed"]
+
+
+class ClaimForm(forms.Form):
+    code = forms.CharField(max_length=60, label="Claim code", help_text="The one-use code the organizer gave you.")
+
+
+class OrganizerForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Co-organizer's username")
 
 
 class FormGroupsForm(forms.Form):
     group_count = forms.TypedChoiceField(coerce=int, label="Qualifying groups")
     method = forms.ChoiceField(choices=[("random", "Random draw (seed shown to everyone)"),
                                         ("seeded", "By seeding, snake order")], initial="random")
-    seed = forms.IntegerField(required=False, min_value=0, max_value=2**62,
-                              help_text="Leave empty for a fresh random seed.")
+    seed = forms.IntegerField(required=False, min_value=0, max_value=2**62, label="Random draw seed",
+                              help_text="The number the random draw starts from, shown to everyone so anyone can "
+                                        "repeat the draw. Leave empty for a fresh one.")
 
     def __init__(self, *args, partitions=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -53,6 +128,9 @@ class DisqualifyForm(forms.Form):
     general = forms.TypedChoiceField(coerce=int)
     reason = forms.ChoiceField(choices=Disqualification.Reason.choices)
     details = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    confirm = forms.BooleanField(label="Yes, disqualify: it cannot be undone, and every battle still scheduled "
+                                       "is not fought (R23).",
+                                 error_messages={"required": "Tick the box to confirm the disqualification."})
 
     def __init__(self, *args, generals=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -60,10 +138,16 @@ class DisqualifyForm(forms.Form):
 
 
 class OutcomeFields(forms.Form):
-    """The result of one battle, with the two generals as the only choices."""
+    """The result of one battle, with the two generals as the only choices. Each field belongs to
+    some result kinds (`USES`): static/js/result-form.js shows only those of the chosen kind, and
+    `clean` refuses, with a sentence, a field filled in for a kind it does not belong to (a
+    Stalemate with a winner), so the page says the same without JavaScript."""
 
-    kind = forms.ChoiceField(choices=[("victory", "Victory"), ("stalemate", "Stalemate"), ("resolve", "Resolve"),
-                                      ("forfeit", "Forfeit")])
+    KINDS = [("victory", "Victory"), ("stalemate", "Stalemate"), ("resolve", "Resolve"), ("forfeit", "Forfeit")]
+    PLAYED = ("victory", "surrender", "stalemate", "resolve")
+    USES = {"winner": ("victory",), "condition": ("victory",), "forfeited_by": ("forfeit",)}
+
+    kind = forms.ChoiceField(choices=KINDS)
     winner = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     condition = forms.ChoiceField(choices=[("", "—")] + Battle.Condition.choices, required=False)
     forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Forfeited by")
@@ -73,19 +157,30 @@ class OutcomeFields(forms.Form):
         self.battle = battle
         choices = [("", "—"), (battle.general_a_id, battle.general_a.name),
                    (battle.general_b_id, battle.general_b.name)]
-        for name in ("winner", "forfeited_by", "player_1"):
+        for name in ("winner", "forfeited_by", "player_1", "surrendered_by"):
             if name in self.fields:
                 self.fields[name].choices = choices
+        self.fields["kind"].choices = self.KINDS
+        self.fields["kind"].widget.attrs["data-result-kind"] = ""
+        for name, kinds in self.USES.items():
+            if name in self.fields:
+                self.fields[name].widget.attrs["data-kinds"] = " ".join(kinds)
 
     def clean(self):
         data = super().clean()
         kind = data.get("kind")
+        if not kind:
+            return data
+        label = dict(self.KINDS)[kind]
+        for name, kinds in self.USES.items():
+            if kind not in kinds and data.get(name) not in (None, "") and name in self.fields:
+                self.add_error(name, stray_field_sentence(name, kind, label, self.fields[name].label or name))
         if kind == "victory":
-            if not data.get("winner"):
+            if not data.get("winner") and "winner" not in self.errors:
                 self.add_error("winner", "Who won?")
-            if not data.get("condition"):
+            if not data.get("condition") and "condition" not in self.errors:
                 self.add_error("condition", "By which victory condition?")
-        if kind == "forfeit" and not data.get("forfeited_by"):
+        if kind == "forfeit" and not data.get("forfeited_by") and "forfeited_by" not in self.errors:
             self.add_error("forfeited_by", "Who forfeited?")
         return data
 
@@ -99,7 +194,30 @@ class OutcomeFields(forms.Form):
                 "forfeited_by": self.general("forfeited_by")}
 
 
+def stray_field_sentence(name, kind, label, field_label):
+    """Why a field filled in for a result kind it does not belong to is refused."""
+    field_label = str(field_label).rstrip("?")
+    if name in ("winner", "won"):
+        if kind == "forfeit":
+            return f"A forfeit's winner is the other general: set “{field_label}” to “—” and say who forfeited."
+        if kind == "surrender":
+            return f"A surrender's winner is the other general: set “{field_label}” to “—” and say who surrendered."
+        return f"A {label} has no winner: set “{field_label}” to “—”, or choose Victory."
+    if name == "condition":
+        return f"Only a victory has a victory condition: set “{field_label}” to “—” for a {label}."
+    if name in ("surrendered_by", "surrender"):
+        return f"Only a surrender says who surrendered and how: set “{field_label}” to “—” for a {label}."
+    if name in ("forfeited_by", "forfeited"):
+        return f"Only a forfeit says who forfeited: set “{field_label}” to “—” for a {label}."
+    if name == "player_1":
+        return f"A forfeited battle was not fought, so it has no Player-1: set “{field_label}” to “—”."
+    return f"“{field_label}” does not apply to a {label}: leave it empty."
+
+
 class ReportForm(OutcomeFields):
+    USES = {**OutcomeFields.USES, "player_1": OutcomeFields.PLAYED, "replay_file": OutcomeFields.PLAYED,
+            "replay_text": OutcomeFields.PLAYED}
+
     player_1 = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Player-1",
                                       help_text="Who was Player-1 at the table (decided by the Challenge).")
     replay_file = forms.FileField(required=False, label="Replay log (file)",
@@ -113,8 +231,68 @@ class ReportForm(OutcomeFields):
 
 
 class ResultForm(OutcomeFields):
-    reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}),
-                             help_text="Required when correcting a result or overriding a report.")
+    """The organizer's one result form, on the round page and the battle page: record a first
+    result, decide a report (as reported, or otherwise with a reason), correct a counted result.
+    A surrender is a victory of the other general by Voluntary or Forced Surrender."""
+
+    KINDS = [("victory", "Victory"), ("surrender", "Surrender"), ("stalemate", "Stalemate"),
+             ("resolve", "Resolve"), ("forfeit", "Forfeit")]
+    SURRENDERS = [("voluntary_surrender", "Voluntary (conceded)"),
+                  ("forced_surrender", "Forced (two Stalls in a row)")]
+    USES = {"winner": ("victory",), "condition": ("victory",), "surrendered_by": ("surrender",),
+            "surrender": ("surrender",), "forfeited_by": ("forfeit",), "player_1": OutcomeFields.PLAYED}
+
+    kind = forms.ChoiceField(choices=KINDS, label="Result")
+    condition = forms.ChoiceField(
+        choices=[("", "—")] + [c for c in Battle.Condition.choices if not c[0].endswith("_surrender")],
+        required=False, label="Victory condition")
+    surrendered_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Who surrendered")
+    surrender = forms.ChoiceField(choices=[("", "—")] + SURRENDERS, required=False, label="How")
+    forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Who forfeited")
+    player_1 = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Player-1",
+                                      help_text="Optional: who was Player-1 at the table (decided by the Challenge).")
+    reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Reason",
+                             help_text="Kept in the audit trail. Needed to correct a counted result or to decide "
+                                       "otherwise than a report; not to accept a report as reported.")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("kind") == "surrender":
+            if not data.get("surrendered_by") and "surrendered_by" not in self.errors:
+                self.add_error("surrendered_by", "Who surrendered?")
+            if not data.get("surrender") and "surrender" not in self.errors:
+                self.add_error("surrender", "Voluntary or forced?")
+        return data
+
+    def outcome(self):
+        """The result for the services: a surrender is a victory of the other general."""
+        data = self.cleaned_data
+        if data["kind"] == "surrender":
+            result = {"kind": "victory", "winner": self.battle.opponent_of(self.general("surrendered_by")),
+                      "condition": data["surrender"], "forfeited_by": None}
+        else:
+            result = super().outcome()
+        if self.general("player_1") is not None:  # else a report's own Player-1 is kept
+            result["player_1"] = self.general("player_1")
+        return result
+
+    @staticmethod
+    def initial_for(battle, *, kind, winner_id=None, condition="", forfeited_by_id=None, player_1_id=None):
+        """The form's initial values for a result (a report's, a verdict's, a counted one)."""
+        if kind == "victory" and condition.endswith("_surrender") and winner_id:
+            loser = battle.general_b_id if winner_id == battle.general_a_id else battle.general_a_id
+            initial = {"kind": "surrender", "surrendered_by": loser, "surrender": condition}
+        elif kind == "victory":
+            initial = {"kind": kind, "winner": winner_id, "condition": condition}
+        elif kind == "forfeit":
+            return {"kind": kind, "forfeited_by": forfeited_by_id}
+        elif kind in ("stalemate", "resolve"):
+            initial = {"kind": kind}
+        else:
+            return {}
+        if player_1_id:
+            initial["player_1"] = player_1_id
+        return initial
 
 
 class DisputeForm(forms.Form):
@@ -133,21 +311,55 @@ class LeagueBattleForm(forms.Form):
         super().__init__(*args, **kwargs)
         for name in ("general_a", "general_b"):
             self.fields[name].choices = [(g.pk, g.name) for g in members]
+        if len(members) > 1:  # never a general against himself by default
+            self.fields["general_b"].initial = members[1].pk
+
+
+class CloseSeasonForm(forms.Form):
+    confirm = forms.BooleanField(label="Yes, close the season: no new battles; it ends once the scheduled ones are "
+                                       "decided (and any playoff)")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_close_%s")  # the dashboard's disqualification form has a "confirm" too
+        super().__init__(*args, **kwargs)
+
+
+class ReopenSeasonForm(forms.Form):
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Why reopen?",
+                             help_text="Kept in the audit trail.")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_reopen_%s")  # the disqualification form has a "reason" too
+        super().__init__(*args, **kwargs)
 
 
 class ArrangedBattleForm(forms.Form):
     """A league member reports a battle they arranged with another member."""
 
+    SIDES = [("", "—"), ("me", "Me"), ("opponent", "My opponent")]
+
     opponent = forms.TypedChoiceField(coerce=int)
-    kind = forms.ChoiceField(choices=[("victory", "Victory"), ("stalemate", "Stalemate"), ("resolve", "Resolve")])
+    kind = forms.ChoiceField(choices=[("victory", "Victory"), ("stalemate", "Stalemate"), ("resolve", "Resolve"),
+                                      ("forfeit", "Forfeit")])
     won = forms.ChoiceField(choices=[("me", "I won"), ("opponent", "My opponent won")], required=False,
                             label="Who won")
     condition = forms.ChoiceField(choices=[("", "—")] + Battle.Condition.choices, required=False)
+    forfeited = forms.ChoiceField(choices=SIDES, required=False, label="Who forfeited")
+    player_1 = forms.ChoiceField(choices=SIDES, required=False, label="Player-1",
+                                 help_text="Who was Player-1 at the table (decided by the Challenge).")
     replay_file = forms.FileField(required=False, label="Replay log (file)")
+    replay_text = forms.CharField(required=False, label="…or paste the replay log",
+                                  widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}))
 
     def __init__(self, *args, opponents=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["opponent"].choices = [(g.pk, g.name) for g in opponents]
+        # static/js/result-form.js shows only the fields of the chosen kind.
+        self.fields["kind"].widget.attrs["data-result-kind"] = ""
+        for name, kinds in {"won": ("victory",), "condition": ("victory",), "forfeited": ("forfeit",),
+                            "player_1": OutcomeFields.PLAYED, "replay_file": OutcomeFields.PLAYED,
+                            "replay_text": OutcomeFields.PLAYED}.items():
+            self.fields[name].widget.attrs["data-kinds"] = " ".join(kinds)
 
     def clean(self):
         data = super().clean()
@@ -156,4 +368,10 @@ class ArrangedBattleForm(forms.Form):
                 self.add_error("won", "Who won?")
             if not data.get("condition"):
                 self.add_error("condition", "By which victory condition?")
+        if data.get("kind") == "forfeit" and not data.get("forfeited"):
+            self.add_error("forfeited", "Who forfeited?")
         return data
+
+    def replay(self):
+        upload = self.cleaned_data.get("replay_file")
+        return upload.read() if upload else self.cleaned_data.get("replay_text", "")

@@ -1,9 +1,13 @@
 """Organized-play records. The models only store; the rules live in `tournaments.domain` (pure
 functions) and every change goes through `tournaments.services`, one transaction per step."""
+import secrets
+from datetime import timedelta
+
 from django.conf import settings
 from django.db import models
 
 from tournaments.domain import ForfeitAward
+from tournaments.timezones import default_time_zone, validate_time_zone
 
 VARIANT_CHOICES = [
     ("battle_arts", "Battle Arts"),
@@ -14,10 +18,23 @@ VARIANT_CHOICES = [
 VARIANT_KEYS = [key for key, _ in VARIANT_CHOICES]
 
 
+def name_key(name):
+    """Names compared ignoring case and spaces: "goran  golub" is "Goran Golub"."""
+    return "".join(str(name).split()).casefold()
+
+
 class General(models.Model):
-    """A player. May exist without an account (registered by an organizer at the venue)."""
+    """A player: at most one per user, their identity across events and leagues. A general an
+    organizer creates for someone without an account stays unclaimed until its player claims it
+    with the one-use `claim_code` the organizer hands out."""
 
     name = models.CharField(max_length=120)
+    name_key = models.CharField(max_length=120, db_index=True, editable=False, default="",
+                                help_text="The name without case and spaces, for finding the same general.")
+    claim_code = models.CharField(max_length=40, blank=True, default="", editable=False,
+                                  help_text="One-use code with which the player claims this general.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="general")
     external_id = models.CharField(max_length=60, blank=True, default="",
@@ -34,6 +51,18 @@ class General(models.Model):
     def __str__(self):
         return self.name
 
+    def save(self, *args, **kwargs):
+        self.name_key = name_key(self.name)
+        if self.pk is None and self.user_id is None and not self.claim_code:
+            self.claim_code = secrets.token_urlsafe(12)
+        if kwargs.get("update_fields") and "name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
+
+    @property
+    def is_claimed(self):
+        return self.user_id is not None
+
     @property
     def key(self):
         """The id the pure domain functions know this general by."""
@@ -47,10 +76,14 @@ class Event(models.Model):
 
     class State(models.TextChoices):
         REGISTRATION = "registration", "Registration"
+        REGISTRATION_CLOSED = "registration_closed", "Registration closed"
         QUALIFYING = "qualifying", "Qualifying Stage"
         FINAL = "final", "Final Stage"
         PLAYOFF = "playoff", "Final playoff"
         COMPLETE = "complete", "Complete"
+        # A league's state follows its seasons (tournaments.seasons): one in play, or none.
+        IN_SEASON = "in_season", "Season in play"
+        OFF_SEASON = "off_season", "Between seasons"
 
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=80, unique=True)
@@ -66,22 +99,38 @@ class Event(models.Model):
     forfeits_to_disqualify = models.PositiveSmallIntegerField(
         null=True, blank=True, default=2,
         help_text="Forfeits after which disqualification is offered; empty: never.")
-    state = models.CharField(max_length=12, choices=State.choices, default=State.REGISTRATION)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.REGISTRATION)
+    confirmation_minutes = models.PositiveIntegerField(
+        default=30, help_text="How long a general has to confirm or dispute the opponent's report before it "
+                              "counts by itself (defaults: 30 minutes for a tournament, 3 days for a league).")
+    pair_battles_per_season = models.PositiveSmallIntegerField(
+        default=1, help_text="R111 (leagues): counted battles one pair of members may have in a season; "
+                             "fixed before the first season opens.")
     group_seed = models.BigIntegerField(null=True, blank=True,
                                         help_text="Seed of the random group assignment, shown to everyone.")
     group_method = models.CharField(max_length=10, blank=True, default="")
     victor = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     published = models.BooleanField(default=True)
     starts_on = models.DateField(null=True, blank=True)
+    ends_on = models.DateField(null=True, blank=True, help_text="Last day; empty: a one-day event (or a league "
+                                                                 "without an end).")
     venue = models.CharField(max_length=160, blank=True, default="")
+    description = models.TextField(blank=True, default="", help_text="A few lines for the event list.")
+    time_zone = models.CharField(max_length=64, default=default_time_zone, validators=[validate_time_zone],
+                                 help_text="IANA name, e.g. Europe/Berlin: every time of the event is shown in it.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         ordering = ["-created_at", "id"]
+        permissions = [("organize_events", "Can create events and organize them")]
 
     def __str__(self):
         return self.name
+
+    @property
+    def confirmation_window(self):
+        return timedelta(minutes=self.confirmation_minutes)
 
     @property
     def forfeit_award(self):
@@ -91,7 +140,7 @@ class Event(models.Model):
     def has_started(self):
         if self.kind == self.Kind.LEAGUE:
             return self.seasons.exists()
-        return self.state != self.State.REGISTRATION
+        return self.state not in (self.State.REGISTRATION, self.State.REGISTRATION_CLOSED)
 
     @property
     def status_label(self):
@@ -102,8 +151,9 @@ class Event(models.Model):
         return self.get_state_display()
 
     def is_organizer(self, user):
-        return bool(user and user.is_authenticated
-                    and (user.is_superuser or self.organizers.filter(pk=user.pk).exists()))
+        from tournaments import rules
+
+        return rules.may_organize(user, self)
 
     def current_season(self):
         """A league's season not closed yet (open, or deciding its champion), if any."""
@@ -144,10 +194,12 @@ class Registration(models.Model):
 
 
 class Season(models.Model):
-    """One season of a league: its own battles and its own standings."""
+    """One season of a league: its own members, battles and standings. Its state moves on by
+    itself once the organizer closes it (tournaments.seasons): open -> closing -> playoff -> closed."""
 
     class State(models.TextChoices):
         OPEN = "open", "Open"
+        CLOSING = "closing", "Closing"
         PLAYOFF = "playoff", "Playoff"
         CLOSED = "closed", "Closed"
 
@@ -163,6 +215,23 @@ class Season(models.Model):
 
     def __str__(self):
         return f"{self.event} – {self.name}"
+
+
+class SeasonMember(models.Model):
+    """Who a season held: the league's members when it opened and those who joined while it was
+    open. A closed season's standings are computed from these rows, so later registrations and
+    withdrawals never change them."""
+
+    season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="memberships")
+    general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="season_memberships")
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "joined_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["season", "general"], name="season_member_once")]
+
+    def __str__(self):
+        return f"{self.general} in {self.season}"
 
 
 class Group(models.Model):
@@ -280,6 +349,9 @@ class Disqualification(models.Model):
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="disqualifications")
     general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="disqualifications")
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                               help_text="A league's season it was decided in: it marks that season and later ones, "
+                                         "never an earlier one.")
     reason = models.CharField(max_length=10, choices=Reason.choices)
     details = models.TextField(blank=True, default="")
     decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -320,6 +392,7 @@ class Report(models.Model):
 
     class Status(models.TextChoices):
         AWAITING_OPPONENT = "awaiting_opponent", "Waiting for the opponent's confirmation"
+        CHECKED = "checked", "Checked by the engine, waiting for the opponent's confirmation"
         QUEUED = "queued", "Queued for adjudication"
         ADJUDICATING = "adjudicating", "Being adjudicated"
         CONFIRMED = "confirmed", "Confirmed"
@@ -328,7 +401,10 @@ class Report(models.Model):
         OVERRIDDEN = "overridden", "Overridden by an organizer"
         SUPERSEDED = "superseded", "Replaced by a newer report"
 
-    OPEN_STATUSES = (Status.AWAITING_OPPONENT, Status.QUEUED, Status.ADJUDICATING, Status.DISPUTED, Status.FAILED)
+    OPEN_STATUSES = (Status.AWAITING_OPPONENT, Status.CHECKED, Status.QUEUED, Status.ADJUDICATING,
+                     Status.DISPUTED, Status.FAILED)
+    # Waiting for the opponent: they confirm or dispute, or the window passes and it counts.
+    AWAITING_STATUSES = (Status.AWAITING_OPPONENT, Status.CHECKED)
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="reports")
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
@@ -344,6 +420,8 @@ class Report(models.Model):
     dispute_turn = models.IntegerField(null=True, blank=True, help_text="The turn the engine's objection names.")
     answered_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                     related_name="+", help_text="Who confirmed, disputed or overrode it.")
+    confirm_by = models.DateTimeField(null=True, blank=True, db_index=True,
+                                      help_text="When the report counts by itself unless the opponent disputes it.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -356,6 +434,38 @@ class Report(models.Model):
     @property
     def is_open(self):
         return self.status in self.OPEN_STATUSES
+
+    @property
+    def is_awaiting_opponent(self):
+        return self.status in self.AWAITING_STATUSES
+
+    def claim(self):
+        """The claimed result, comparable between two reports."""
+        return (self.kind, self.winner_id, self.condition or "", self.forfeited_by_id)
+
+
+class Invitation(models.Model):
+    """An organizer asks a player to enter an event; the player's general enters only when they accept."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the player"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="invitations")
+    general = models.ForeignKey(General, on_delete=models.CASCADE, related_name="invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["event", "general"], condition=models.Q(status="pending"),
+                                               name="invitation_pending_once")]
+
+    def __str__(self):
+        return f"{self.general} invited to {self.event}"
 
 
 class Adjudication(models.Model):
@@ -377,9 +487,53 @@ class Adjudication(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     last_error = models.TextField(blank=True, default="")
     queued_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="When the job was last handed to the job queue; empty: still to send.")
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     engine_ms = models.FloatField(null=True, blank=True, help_text="Time spent in the engine.")
 
     def __str__(self):
         return f"Adjudication of {self.report}"
+
+
+class NotificationSettings(models.Model):
+    """Which emails a user wants (tournaments.notifications); every kind is on until they opt out."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                related_name="notification_settings")
+    confirmations = models.BooleanField(default=True, help_text="An opponent's report waits for my confirmation.")
+    disputes = models.BooleanField(default=True, help_text="A report of my battle (or of my event) is disputed.")
+    verdicts = models.BooleanField(default=True, help_text="The rules engine's verdict on a report of my battle.")
+    pairings = models.BooleanField(default=True, help_text="My battles of a new round, stage or season.")
+
+    KINDS = ("confirmations", "disputes", "verdicts", "pairings")
+
+    class Meta:
+        verbose_name_plural = "notification settings"
+
+    def __str__(self):
+        return f"Notifications of {self.user}"
+
+    def wants(self, kind):
+        return bool(getattr(self, kind))
+
+
+class Notification(models.Model):
+    """One email sent (or tried) to one user; `key` names what it was about, so one thing is never
+    mailed twice to the same user."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications")
+    kind = models.CharField(max_length=16)
+    key = models.CharField(max_length=80)
+    subject = models.CharField(max_length=200)
+    sent = models.BooleanField(default=False, help_text="False: the mail server refused it (see error).")
+    error = models.CharField(max_length=300, blank=True, default="")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="notification_once_per_user")]
+
+    def __str__(self):
+        return f"{self.kind} to {self.user}: {self.subject}"

@@ -6,29 +6,39 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 
-from tournaments import reporting, services
+from tournaments import confirmation, membership, reporting, rules, seasons, services
 from tournaments.domain import DomainError
 from tournaments.forms import (
+    CloseSeasonForm,
     DisqualifyForm,
     EventForm,
     FormGroupsForm,
     LeagueBattleForm,
+    OrganizerForm,
     RegisterForm,
+    ReopenSeasonForm,
     SeasonForm,
     show_refusal,
 )
-from tournaments.models import Event, General, Registration
+from tournaments.models import Battle, Event, General, Registration
 
 
 def organizer_event(request, slug):
     event = get_object_or_404(Event, slug=slug)
-    if not event.is_organizer(request.user):
-        raise PermissionDenied("Only an organizer of this event may do that.")
+    if not rules.may_organize(request.user, event):
+        raise PermissionDenied(rules.NOT_ORGANIZER)
+    confirmation.sweep(event)
     return event
+
+
+def refused(request, sentence):
+    return render(request, "tournaments/refused.html", {"sentence": sentence}, status=403)
 
 
 @login_required
 def event_create(request):
+    if not rules.may_create_event(request.user):
+        return refused(request, rules.NOT_GRANTED)
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -44,26 +54,42 @@ def event_create(request):
 def _dashboard(request, event, **forms):
     count, partitions = services.partition_choices(event)
     registrations = list(event.registrations.select_related("general"))
-    participants = [r.general for r in registrations if r.status != Registration.Status.WITHDRAWN]
-    members = [r.general for r in registrations if r.status == Registration.Status.ACTIVE]
     disqualified = set(event.disqualifications.values_list("general_id", flat=True))
+    members = [r.general for r in registrations if r.status == Registration.Status.ACTIVE
+               and r.general_id not in disqualified]
+    season = event.current_season()
     context = {
         "event": event,
         "registrations": registrations,
-        "odd_warning": services.odd_registration_warning(event),
+        "claim_codes": {r.general_id: r.general.claim_code for r in registrations
+                        if rules.may_see_claim_code(request.user, r.general) and r.general.claim_code},
+        "matches": forms.get("matches"),
+        "typed_name": forms.get("typed_name"),
+        "organizers": event.organizers.order_by("username"),
+        "organizer_form": forms.get("organizer_form") or OrganizerForm(),
+        "invitations": event.invitations.select_related("general"),
+        "offers": services.disqualification_offers(event),
+        "odd_warning": services.odd_registration_warning(event) if event.kind == Event.Kind.TOURNAMENT else None,
         "active_count": count,
         "partitions": partitions,
-        "register_form": forms.get("register_form") or RegisterForm(),
+        "register_form": forms.get("register_form") or RegisterForm(league=event.kind == Event.Kind.LEAGUE),
         "groups_form": forms.get("groups_form") or FormGroupsForm(partitions=partitions),
         "plan": forms.get("plan"),
         "plan_groups": [(services.group_name(i), generals) for i, generals in enumerate(forms["plan"].groups)]
         if forms.get("plan") else [],
         "disqualify_form": forms.get("disqualify_form") or DisqualifyForm(
-            generals=[g for g in participants if g.pk not in disqualified]),
+            generals=[g for g in members if g.pk not in disqualified]),
         "queue": reporting.open_reports(event),
         "disqualifications": event.disqualifications.select_related("general"),
-        "season": event.current_season(),
+        "disqualified_ids": disqualified,
+        "season": season,
+        "season_waiting_for": seasons.waiting_for(season) if season else None,
+        "removable_battles": list(season.battles.filter(playoff=False, kind="", reports__isnull=True)
+                                  .select_related("general_a", "general_b")) if season else [],
+        "latest_season": event.seasons.order_by("-number").first(),
         "season_form": forms.get("season_form") or SeasonForm(),
+        "close_season_form": forms.get("close_season_form") or CloseSeasonForm(),
+        "reopen_form": forms.get("reopen_form") or ReopenSeasonForm(),
         "league_battle_form": forms.get("league_battle_form") or LeagueBattleForm(members=members),
     }
     return render(request, "tournaments/organizer/dashboard.html", context)
@@ -75,9 +101,12 @@ def event_manage(request, slug):
     if request.method != "POST":
         return _dashboard(request, event)
     action = request.POST.get("action")
-    handler = {"register": _register, "close_registration": _close_registration, "form_groups": _form_groups,
-               "disqualify": _disqualify, "open_season": _open_season, "schedule_battle": _schedule_battle,
-               "close_season": _close_season}.get(action)
+    handler = {"register": _register, "invite": _invite, "close_registration": _close_registration,
+               "form_groups": _form_groups, "disqualify": _disqualify, "open_season": _open_season,
+               "schedule_battle": _schedule_battle, "close_season": _close_season,
+               "reopen_season": _reopen_season, "remove_battle": _remove_battle,
+               "add_organizer": _add_organizer, "remove_organizer": _remove_organizer,
+               "withdraw": _withdraw, "set_window": _set_window}.get(action)
     if handler is None:
         messages.error(request, "Unknown step.")
         return redirect("event-manage", slug=slug)
@@ -85,22 +114,85 @@ def event_manage(request, slug):
 
 
 def _register(request, event):
-    form = RegisterForm(request.POST)
+    """A general without a player account. A name like an existing general's (ignoring case and
+    spaces) shows that general: the organizer chooses it, invites its player, or explicitly
+    creates a new one."""
+    form = RegisterForm(request.POST, league=event.kind == Event.Kind.LEAGUE)
+    chosen = request.POST.get("general")
     if form.is_valid():
-        name = form.cleaned_data["name"].strip()
-        general = General.objects.filter(name__iexact=name).first() or General(name=name)
+        name = form.cleaned_data["name"]
         try:
-            if general.pk is None:
-                general.save()
-            services.register(event, general, actor=request.user, seed=form.cleaned_data.get("seed"))
+            general = get_object_or_404(General, pk=int(chosen)) if chosen and chosen.isdigit() else None
+            registration = membership.register_by_organizer(
+                event, actor=request.user, general=general, name=name, seed=form.cleaned_data.get("seed"),
+                create_new=request.POST.get("create_new") == "1")
+        except membership.SameName as error:
+            return _dashboard(request, event, register_form=form, matches=error.matches, typed_name=name)
         except DomainError as error:
             show_refusal(form, error)
-            if not general.registrations.exists():
-                general.delete()
         else:
-            messages.success(request, f"{general.name} is registered.")
+            messages.success(request, f"{registration.general.name} is registered.")
             return redirect("event-manage", slug=event.slug)
     return _dashboard(request, event, register_form=form)
+
+
+def _invite(request, event):
+    general = get_object_or_404(General, pk=request.POST.get("general") or 0)
+    try:
+        membership.invite(event, general, actor=request.user)
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{general.name} is invited; they enter {event.name} when they accept.")
+    return redirect("event-manage", slug=event.slug)
+
+
+def _withdraw(request, event):
+    general = get_object_or_404(General, pk=request.POST.get("general") or 0)
+    try:
+        services.withdraw(event, general, actor=request.user, reason=request.POST.get("reason", ""))
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{general.name} is withdrawn.")
+    return redirect("event-manage", slug=event.slug)
+
+
+def _set_window(request, event):
+    try:
+        minutes = int(request.POST.get("confirmation_minutes", ""))
+        confirmation.set_window(event, minutes, actor=request.user)
+    except ValueError:
+        messages.error(request, "The confirmation window is a number of minutes.")
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Reports now count by themselves after {confirmation.window_text(minutes)} "
+                                  "without a dispute.")
+    return redirect("event-manage", slug=event.slug)
+
+
+def _add_organizer(request, event):
+    form = OrganizerForm(request.POST)
+    if form.is_valid():
+        try:
+            user = membership.add_organizer(event, form.cleaned_data["username"], actor=request.user)
+        except DomainError as error:
+            show_refusal(form, error)
+        else:
+            messages.success(request, f"{user.get_username()} organizes {event.name} with you now.")
+            return redirect("event-manage", slug=event.slug)
+    return _dashboard(request, event, organizer_form=form)
+
+
+def _remove_organizer(request, event):
+    try:
+        user = membership.remove_organizer(event, request.POST.get("username", ""), actor=request.user)
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{user.get_username()} no longer organizes {event.name}.")
+    return redirect("event-manage", slug=event.slug)
 
 
 def _close_registration(request, event):
@@ -110,9 +202,10 @@ def _close_registration(request, event):
         messages.error(request, str(error))
     else:
         if eliminated:
-            messages.warning(request, f"{eliminated.general.name} is eliminated: {eliminated.status_reason}")
+            messages.warning(request, f"Registration is closed. {eliminated.general.name} is eliminated: "
+                                      f"{eliminated.status_reason}")
         else:
-            messages.success(request, "The field is even; nobody is eliminated.")
+            messages.success(request, "Registration is closed; the field is even, nobody is eliminated.")
     return redirect("event-manage", slug=event.slug)
 
 
@@ -140,7 +233,7 @@ def _form_groups(request, event):
 
 
 def _disqualify(request, event):
-    participants = [r.general for r in event.registrations.select_related("general")]
+    participants = [r.general for r in services.active_registrations(event)]
     form = DisqualifyForm(request.POST, generals=participants)
     if form.is_valid():
         general = next(g for g in participants if g.pk == form.cleaned_data["general"])
@@ -157,7 +250,9 @@ def _disqualify(request, event):
 
 
 def _members(event):
-    return [registration.general for registration in services.active_registrations(event)]
+    disqualified = set(event.disqualifications.values_list("general_id", flat=True))
+    return [registration.general for registration in services.active_registrations(event)
+            if registration.general_id not in disqualified]
 
 
 def _open_season(request, event):
@@ -194,17 +289,50 @@ def _schedule_battle(request, event):
 
 def _close_season(request, event):
     season = event.current_season()
+    form = CloseSeasonForm(request.POST)
+    if not form.is_valid():
+        return _dashboard(request, event, close_season_form=form)
     try:
         if season is None:
             raise DomainError("No season is open.")
-        champion = services.close_season(season, actor=request.user)
+        settled = seasons.close_season(season, actor=request.user)
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        if champion:
-            messages.success(request, f"{season.name} is closed: {champion.name} is the champion.")
+        season.refresh_from_db()
+        sentence = seasons.waiting_for(season)
+        if settled.playoffs:
+            sentence += " Playoffs scheduled: " + "; ".join(str(b) for b in settled.playoffs) + "."
+        (messages.success if season.state == "closed" else messages.warning)(request, sentence)
+    return redirect("event-manage", slug=event.slug)
+
+
+def _reopen_season(request, event):
+    season = event.seasons.order_by("-number").first()
+    form = ReopenSeasonForm(request.POST)
+    if form.is_valid():
+        try:
+            if season is None:
+                raise DomainError("There is no season to reopen.")
+            seasons.reopen_season(season, actor=request.user, reason=form.cleaned_data["reason"])
+        except DomainError as error:
+            show_refusal(form, error)
         else:
-            messages.warning(request, f"{season.name} ends in a tie at the top: playoff battles are scheduled (R24).")
+            messages.success(request, f"{season.name} is open again.")
+            return redirect("event-manage", slug=event.slug)
+    return _dashboard(request, event, reopen_form=form)
+
+
+def _remove_battle(request, event):
+    battle = Battle.objects.filter(event=event, pk=request.POST.get("battle") or 0).first()
+    try:
+        if battle is None:
+            raise DomainError("That battle is not one of this league's.")
+        seasons.remove_battle(battle, actor=request.user, reason="Removed on the organizer page.")
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"Removed: {battle}.")
     return redirect("event-manage", slug=event.slug)
 
 

@@ -60,6 +60,62 @@ def crosstable(group, table=None):
     return order, grid
 
 
+def ranked_entries(table, winner=None):
+    """[(row, general, place label)] with the winner (group winner, champion) first, labelled "1"
+    without "=": a playoff decided the shared place (R24), so the others tied with them come after."""
+    entries = table.entries()
+    if winner is None or not any(g.pk == winner.pk for _row, g in entries):
+        return [(row, general, f"{row.place}{'=' if row.shared else ''}") for row, general in entries]
+    champion_row = next(row for row, g in entries if g.pk == winner.pk)
+    others = [(row, g) for row, g in entries if g.pk != winner.pk]
+    shared_with = [row for row, _g in others if row.place == champion_row.place]
+    labelled = [(champion_row, winner, "1")]
+    for row, general in others:
+        if row.place == champion_row.place:
+            label = f"{row.place + 1}{'=' if len(shared_with) > 1 else ''}"
+        else:
+            label = f"{row.place}{'=' if row.shared else ''}"
+        labelled.append((row, general, label))
+    return labelled
+
+
+def season_schedule(battles):
+    """A league season's battles: [(label, [battles])], still to play first, then results, then the
+    playoffs. League battles are arranged one by one, not played in rounds."""
+    battles = sorted(battles, key=lambda b: (b.playoff, b.number))
+    parts = [("Still to play", [b for b in battles if not b.playoff and not b.kind]),
+             ("Results", [b for b in battles if not b.playoff and b.kind]),
+             ("Playoff (R24)", [b for b in battles if b.playoff])]
+    return [(label, items) for label, items in parts if items]
+
+
+def with_open_report_status(battles):
+    """A Battle queryset with `open_report_status`: the status of its latest open report, if any, so a
+    schedule says "disputed" rather than "not played yet" (`schedule_state`)."""
+    from django.db.models import OuterRef, Subquery
+
+    from tournaments.models import Report
+
+    latest = Report.objects.filter(battle=OuterRef("pk"), status__in=Report.OPEN_STATUSES).order_by(
+        "-created_at", "-id").values("status")[:1]
+    return battles.annotate(open_report_status=Subquery(latest))
+
+
+def schedule_state(battle):
+    """An undecided battle's state for everyone to read: no report's content or dispute reason, which
+    are for its generals and the organizers."""
+    from tournaments.models import Report
+
+    status = getattr(battle, "open_report_status", None)
+    if status in Report.AWAITING_STATUSES:
+        return "reported, waiting for confirmation"
+    if status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
+        return "reported, being checked by the engine"
+    if status in (Report.Status.DISPUTED, Report.Status.FAILED):
+        return "disputed: an organizer decides"
+    return "not played yet"
+
+
 def schedule_by_round(battles):
     """[(round label, [battles])] with playoffs last."""
     battles = sorted(battles, key=lambda b: (b.playoff, b.round, b.number))

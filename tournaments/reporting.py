@@ -1,9 +1,13 @@
 """Reports of battle results, their confirmation or dispute, and adjudication by the rules engine.
 
 A report never changes standings by itself: its result reaches the battle (through
-`services.record_result`) only when it is confirmed, by the opponent, by a verdict that agrees
-with it, or by an organizer. Everything a user entered is kept on the report, including the
-replay text exactly as uploaded.
+`services.record_result`) only when both generals stand behind it or an organizer decided it:
+the opponent confirms it; the opponent uploads a replay of the same battle; the event's
+confirmation window passes without a dispute (`tournaments.confirmation`); or an organizer reports,
+confirms or overrides. The engine's verdict is evidence: one that contradicts the report disputes it
+at once, one that agrees marks it "checked" and it still waits for the opponent, since a legal
+replay proves the battle is legal, not that it was played. Everything a user entered is kept on
+the report, including the replay text exactly as uploaded.
 """
 from __future__ import annotations
 
@@ -15,43 +19,38 @@ import time
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import services
-from tournaments.domain import Conflict, DomainError, NotAllowed
-from tournaments.models import Adjudication, Battle, Event, General, Report
-from tournaments.verdicts import compare_with_report
+from tournaments import jobs, rules, seasons, services
+from tournaments.domain import Conflict, DomainError, NotAllowed  # noqa: F401  (callers catch it from here)
+from tournaments.models import Adjudication, Battle, Event, Report
+from tournaments.verdicts import compare_with_report, player_1_of_replay, same_battle
 
 MAX_REPLAY_BYTES = 1024 * 1024
 logger = logging.getLogger(__name__)
 
 
-# --- who is who -----------------------------------------------------------------------------------
+# --- who is who (tournaments.rules decides; these names stay for the pages) -------------------------
 
-def general_of_user(user):
-    return General.objects.filter(user=user).first() if getattr(user, "is_authenticated", False) else None
+general_of_user = rules.general_of
+opponent_of_reporter = rules.opponent_of_reporter
 
 
 def can_report(battle, user):
-    general = general_of_user(user)
-    return battle.event.is_organizer(user) or (general is not None and battle.involves(general))
-
-
-def opponent_of_reporter(report):
-    """The general expected to confirm: the battle's other general than the reporter's."""
-    reporter = general_of_user(report.reported_by)
-    if reporter is None or not report.battle.involves(reporter):
-        return None
-    return report.battle.opponent_of(reporter)
+    return rules.may_report(user, battle)
 
 
 # --- replay uploads -------------------------------------------------------------------------------
 
 def read_replay_upload(raw) -> str:
     """The replay text to store, or a refusal saying what is wrong with the upload. Only the
-    envelope is checked here (size, UTF-8, one JSON object); the engine judges the content."""
+    envelope is checked here (size, UTF-8, one JSON object that Python can read); the engine
+    judges the content."""
     if raw is None or raw == "":
         return ""
     if isinstance(raw, dict):
-        text = json.dumps(raw, ensure_ascii=False)
+        try:
+            text = json.dumps(raw, ensure_ascii=False)
+        except (ValueError, RecursionError):  # nested beyond what can be written back, or a circular one
+            raise DomainError("The replay is nested too deeply to read.", field="replay") from None
     elif isinstance(raw, bytes | bytearray):
         if len(raw) > MAX_REPLAY_BYTES:
             raise DomainError(f"The replay is {len(raw):,} bytes; the limit is {MAX_REPLAY_BYTES:,} (1 MiB).",
@@ -65,20 +64,40 @@ def read_replay_upload(raw) -> str:
         text = raw
     else:
         raise DomainError("The replay must be a JSON object or the text of one.", field="replay")
-    size = len(text.encode("utf-8"))
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise DomainError("The replay holds a string that is not Unicode text (a lone surrogate such as "
+                          "\\ud800).", field="replay") from None
     if size > MAX_REPLAY_BYTES:
         raise DomainError(f"The replay is {size:,} bytes; the limit is {MAX_REPLAY_BYTES:,} (1 MiB).",
                           field="replay")
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        raise DomainError(f"The replay is not valid JSON: {error.msg} at line {error.lineno}, column "
-                          f"{error.colno}.", field="replay") from None
+        raise DomainError(f"The replay is not valid JSON: {json_error_text(error)}.", field="replay") from None
     except RecursionError:
         raise DomainError("The replay is nested too deeply to read.", field="replay") from None
+    except ValueError:  # int() refuses more than sys.get_int_max_str_digits() digits
+        raise DomainError(f"The replay holds a number with more than 4,300 digits{_where_long_number(text)}.",
+                          field="replay") from None
     if not isinstance(document, dict):
         raise DomainError("The replay must be one JSON object (a WARLINE replay log).", field="replay")
     return text
+
+
+def json_error_text(error):
+    """A JSONDecodeError in words: "Unterminated string starting at line 1, column 2", never "at at"
+    (some of Python's messages end with "at", followed by where)."""
+    message = error.msg.removesuffix(" at").removesuffix(":")
+    return f"{message} at line {error.lineno}, column {error.colno}"
+
+
+def _where_long_number(text):
+    from rules_engine.replay import where_long_number  # one place finds it: the engine's reader
+
+    where = where_long_number(text)
+    return "" if where is None else f" at line {where[0]}, column {where[1]}"
 
 
 # --- reporting ------------------------------------------------------------------------------------
@@ -90,6 +109,7 @@ def _check_outcome_shape(battle, kind, winner, condition, forfeited_by, player_1
                               f"{battle.general_b.name}.", field=name)
     if kind not in (Battle.Kind.VICTORY, Battle.Kind.STALEMATE, Battle.Kind.RESOLVE, Battle.Kind.FORFEIT):
         raise DomainError("A reported result is a victory, a stalemate, a resolve or a forfeit.", field="kind")
+    refuse_stray_winner(kind, winner)
     if kind == Battle.Kind.VICTORY and (winner is None or condition not in Battle.Condition.values):
         raise DomainError("A victory needs its winner and its condition.",
                           field="winner" if winner is None else "condition")
@@ -100,18 +120,32 @@ def _check_outcome_shape(battle, kind, winner, condition, forfeited_by, player_1
             raise DomainError("A forfeited battle was not fought, so it has no replay.", field="replay")
 
 
+def refuse_stray_winner(kind, winner):
+    """A Stalemate or a Resolve has no winner: one given with it is refused, not dropped silently."""
+    if winner is not None and kind in (Battle.Kind.STALEMATE, Battle.Kind.RESOLVE):
+        raise DomainError(f"A {Battle.Kind(kind).label} has no winner: leave the winner empty, or report a "
+                          "Victory.", field="winner")
+
+
+DECIDED = ("This battle has a counted result: only an organizer's correction changes it now (R69), "
+           "not a new report.")
+
+
 @transaction.atomic
 def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by=None, player_1=None,
                   replay=""):
-    """A general of the battle or an organizer reports its result. With a replay, an adjudication
-    job is queued once the report is saved; without one, the opponent is asked to confirm. An
-    organizer's report without a replay is confirmed at once."""
+    """A general of the battle or an organizer reports its result (R75). An organizer's report counts
+    at once. A general's report waits for the opponent, with the event's confirmation window; with a
+    replay the engine checks it first. When the opponent has a report waiting for this general, this
+    one answers it: the same result, or a replay of the same battle as theirs the engine agreed
+    with, confirms it at once; another result disputes both for an organizer."""
     battle = Battle.objects.select_for_update(of=("self",)).select_related(
         "event", "general_a", "general_b").get(pk=battle.pk)
-    if not can_report(battle, user):
-        raise NotAllowed("Only the two generals of this battle and the event's organizers may report it.")
-    if battle.playoff is False and battle.kind:
-        raise Conflict("This battle has a confirmed result already; an organizer can correct it.")
+    rules.require(rules.may_report(user, battle),
+                  "Only the two generals of this battle and the event's organizers may report it.")
+    seasons.refuse_report(battle)  # a closed season's battle, a decided playoff (R24)
+    if battle.kind:
+        raise Conflict(DECIDED)
     if battle.event.state == Event.State.COMPLETE:
         raise Conflict(f"{battle.event.name} is complete.")
     if battle.reports.filter(status__in=[Report.Status.QUEUED, Report.Status.ADJUDICATING]).exists():
@@ -121,22 +155,69 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     condition = condition if kind == Battle.Kind.VICTORY else ""
     _check_outcome_shape(battle, kind, winner, condition, forfeited_by, player_1, replay_text)
 
-    for older in battle.reports.filter(status__in=Report.OPEN_STATUSES):
-        older.status, older.status_reason = Report.Status.SUPERSEDED, "A newer report replaced it."
-        _save_status(older)
-    organizer = battle.event.is_organizer(user)
+    # R90: an organizer whose own general plays this battle reports as a general (it waits).
+    organizer = rules.organizes_battle(user, battle)
+    mine = rules.general_of(user)
+    answering = None
+    for older in battle.reports.filter(status__in=Report.OPEN_STATUSES).select_related("reported_by"):
+        if not organizer and older.status in Report.AWAITING_STATUSES and rules.may_answer(user, older):
+            answering = older  # the opponent's report waiting for this general
+            continue
+        if organizer or rules.reporting_general(older) == mine:
+            older.status, older.status_reason = Report.Status.SUPERSEDED, "A newer report replaced it."
+            _save_status(older)
     report = Report.objects.create(
         battle=battle, reported_by=user, kind=kind, winner=winner, condition=condition,
         forfeited_by=forfeited_by, player_1=player_1, replay=replay_text,
-        status=Report.Status.QUEUED if replay_text else Report.Status.AWAITING_OPPONENT)
+        status=Report.Status.QUEUED if replay_text else Report.Status.AWAITING_OPPONENT,
+        confirm_by=None if organizer else timezone.now() + battle.event.confirmation_window)
     services.audit(battle.event, user, "result reported", services.battle_subject(battle),
                    after=report_snapshot(report))
+    if organizer:
+        apply_report(report, user, Report.Status.CONFIRMED, "Reported by an organizer.")
+    elif answering is not None:
+        _answer_with_report(answering, report, user)
     if replay_text:
-        adjudication = Adjudication.objects.create(report=report)
-        transaction.on_commit(lambda: enqueue(adjudication.pk))
-    elif organizer:
-        _apply(report, user, Report.Status.CONFIRMED, "Reported by an organizer.")
+        # Adjudicated whatever the report's status: the verdict is evidence shown to both generals and
+        # the organizers.
+        jobs.queue_adjudication(report)
     return report
+
+
+def _answer_with_report(waiting, report, user):
+    """The opponent reported too: agreement confirms the waiting report, disagreement disputes both."""
+    same_log = bool(waiting.replay and report.replay and same_battle(waiting.replay, report.replay))
+    if waiting.claim() == report.claim() or (same_log and waiting.status == Report.Status.CHECKED):
+        why = ("Both generals uploaded a replay of the same battle." if same_log
+               else "Both generals reported the same result.")
+        apply_report(waiting, user, Report.Status.CONFIRMED, why)
+        if waiting.claim() == report.claim():
+            report.status, report.status_reason = Report.Status.CONFIRMED, why
+        else:  # the same log as a report the engine checked: that report's result is the battle's
+            report.status = Report.Status.SUPERSEDED
+            report.status_reason = f"{why} The engine checked the other report's result; it counts."
+        report.confirm_by, report.answered_by = None, user
+        _save_status(report)
+        return
+    name = rules.general_of(user).name
+    waiting.status, waiting.answered_by = Report.Status.DISPUTED, user
+    waiting.status_reason = f"{name} reported another result ({_claim_text(report)}); an organizer decides."
+    waiting.confirm_by = None
+    _save_status(waiting)
+    report.status, report.confirm_by = Report.Status.DISPUTED, None
+    report.status_reason = (f"Contradicts {waiting.reported_by.username}'s report ({_claim_text(waiting)}); "
+                            "an organizer decides.")
+    _save_status(report)
+    services.audit(report.battle.event, user, "report disputed", services.battle_subject(report.battle),
+                   reason=waiting.status_reason)
+
+
+def _claim_text(report):
+    if report.kind == Battle.Kind.VICTORY:
+        return f"{report.winner.name} wins by {Battle.Condition(report.condition).label}"
+    if report.kind == Battle.Kind.FORFEIT:
+        return f"{report.forfeited_by.name} forfeits"
+    return Battle.Kind(report.kind).label
 
 
 def report_snapshot(report):
@@ -147,83 +228,67 @@ def report_snapshot(report):
             "replay": bool(report.replay), "status": report.status}
 
 
-QUEUE_DOWN_REASON = ("The job queue did not answer; the replay will be adjudicated when it does "
-                     "(`manage.py adjudicate_pending`).")
-
-
-def enqueue(adjudication_id):
-    """Sends the job after the report is saved. If the broker does not answer, the report stays
-    queued with a reason instead of failing the request: `adjudicate_pending` sends it again."""
-    from kombu.exceptions import OperationalError as BrokerError
-
-    from tournaments.tasks import adjudicate_report
-
-    try:
-        adjudicate_report.delay(adjudication_id)
-    except (BrokerError, ConnectionError, OSError) as error:
-        logger.warning("adjudication %s not queued: %s", adjudication_id, error)
-        Report.objects.filter(adjudication__pk=adjudication_id, status=Report.Status.QUEUED).update(
-            status_reason=QUEUE_DOWN_REASON)
-
-
-def pending_adjudications():
-    """Adjudications still waiting for a worker (e.g. queued while the broker was down)."""
-    return Adjudication.objects.filter(state=Adjudication.State.QUEUED,
-                                       report__status=Report.Status.QUEUED).order_by("pk")
-
-
 def _save_status(report):
     """Saves what a status change sets, not the replay (up to 1 MiB) it leaves as it was."""
-    report.save(update_fields=["status", "status_reason", "answered_by", "dispute_turn", "updated_at"])
+    report.save(update_fields=["status", "status_reason", "answered_by", "dispute_turn", "confirm_by",
+                               "updated_at"])
 
 
-def _apply(report, actor, status, reason, **result_override):
-    """Writes the report's result to the battle and closes the report."""
+def apply_report(report, actor, status, reason, *, action=None, **result_override):
+    """Writes the report's result to the battle and closes the report (and any other open report of
+    the battle). Returns `services.RecordedResult`, with the R68 offer when a forfeit reaches the limit."""
     result = {"kind": report.kind, "winner": report.winner, "condition": report.condition,
               "forfeited_by": report.forfeited_by, "player_1": report.player_1}
     result.update(result_override)
-    # record_result reads the battle again under its lock; the copy here only names it.
-    recorded = services.record_result(report.battle, actor=actor, reason=reason if report.battle.kind else "",
+    if Battle.objects.filter(pk=report.battle_id).exclude(kind="").exists():
+        raise Conflict(DECIDED)  # e.g. an organizer recorded the result while this report waited
+    # record_result reads the battle again under its lock (and closes the battle's other reports).
+    # attested: the callers checked who stands behind the report (R75, R90).
+    recorded = services.record_result(report.battle, actor=actor, reason=reason, action=action, attested=True,
                                       **result)
     report.battle = recorded.battle
     report.status, report.status_reason, report.answered_by = status, reason, (
         actor if getattr(actor, "pk", None) else None)
+    report.confirm_by = None
     _save_status(report)
+    report.recorded = recorded
+    return recorded
 
 
-def _locked_report(report):
+def locked_report(report):
     return Report.objects.select_for_update(of=("self",)).select_related(
-        "battle", "battle__event", "battle__general_a", "battle__general_b", "reported_by").get(pk=report.pk)
+        "battle", "battle__event", "battle__general_a", "battle__general_b", "reported_by").get(
+        pk=getattr(report, "pk", report))
 
 
 @transaction.atomic
 def confirm_report(report, *, user):
-    """The opponent confirms a report (or an organizer does, for any open report)."""
-    report = _locked_report(report)
-    organizer = report.battle.event.is_organizer(user)
-    opponent = opponent_of_reporter(report)
-    if not organizer and (opponent is None or general_of_user(user) != opponent):
-        raise NotAllowed("Only the opponent of the general who reported, or an organizer, may confirm it.")
-    if report.status not in (Report.Status.AWAITING_OPPONENT, Report.Status.DISPUTED, Report.Status.FAILED):
+    """The opponent confirms a report (or an organizer does, for any open report). The returned
+    report carries `recorded` (its `offer_disqualification` is the R68 offer, if any)."""
+    report = locked_report(report)
+    organizer = rules.may_decide(user, report)
+    rules.require(organizer or rules.may_answer(user, report),
+                  "Only the opponent of the general who reported, or an organizer, may confirm it.")
+    if report.status not in (*Report.AWAITING_STATUSES, Report.Status.DISPUTED, Report.Status.FAILED):
         raise Conflict(f"This report cannot be confirmed: it is {report.get_status_display().lower()}.")
-    if report.status != Report.Status.AWAITING_OPPONENT and not organizer:
-        raise NotAllowed("Only an organizer decides a disputed report.")
+    rules.require(report.is_awaiting_opponent or organizer, "Only an organizer decides a disputed report.")
+    seasons.refuse_report(report.battle)  # a closed season's battle, a decided playoff (R24)
     who = "an organizer" if organizer else "the opponent"
-    _apply(report, user, Report.Status.CONFIRMED, f"Confirmed by {who}.")
+    apply_report(report, user, Report.Status.CONFIRMED, f"Confirmed by {who}.")
     return report
 
 
 @transaction.atomic
 def dispute_report(report, *, user, reason):
-    report = _locked_report(report)
-    opponent = opponent_of_reporter(report)
-    if opponent is None or general_of_user(user) != opponent:
-        raise NotAllowed("Only the opponent of the general who reported may dispute the report.")
-    if report.status != Report.Status.AWAITING_OPPONENT:
+    report = locked_report(report)
+    rules.require(rules.may_answer(user, report),
+                  "Only the opponent of the general who reported may dispute the report.")
+    if not report.is_awaiting_opponent:
         raise Conflict(f"This report cannot be disputed: it is {report.get_status_display().lower()}.")
     if not reason.strip():
         raise DomainError("Say what is wrong with the report, for the organizer.", field="reason")
     report.status, report.status_reason, report.answered_by = Report.Status.DISPUTED, reason.strip(), user
+    report.confirm_by = None
     _save_status(report)
     services.audit(report.battle.event, user, "report disputed", services.battle_subject(report.battle),
                    reason=reason.strip())
@@ -232,26 +297,50 @@ def dispute_report(report, *, user, reason):
 
 @transaction.atomic
 def override_report(report, *, user, reason, **result):
-    """An organizer decides an open report: its own result, or the one given here."""
-    report = _locked_report(report)
-    if not report.battle.event.is_organizer(user):
-        raise NotAllowed("Only an organizer may override a report.")
-    if not reason.strip():
+    """An organizer decides an open report: its own result, or the one given here, with a reason
+    (R76), audited as "report overridden" with the result before and after."""
+    report = locked_report(report)
+    rules.require(rules.may_decide(user, report), rules.decide_refusal(user, report.battle))  # R90
+    refuse_stray_winner(result.get("kind"), result.get("winner"))
+    if not (reason or "").strip():
         raise DomainError("An override needs a reason, kept in the audit trail.", field="reason")
-    if report.status in (Report.Status.SUPERSEDED, Report.Status.OVERRIDDEN):
+    if report.status in (Report.Status.SUPERSEDED, Report.Status.OVERRIDDEN, Report.Status.CONFIRMED):
         raise Conflict(f"This report is {report.get_status_display().lower()}.")
     if report.status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
         raise Conflict("This report is being adjudicated; decide it once the verdict is in.")
-    _apply(report, user, Report.Status.OVERRIDDEN, reason.strip(), **result)
+    if report.battle.kind:
+        raise Conflict(DECIDED)
+    if not result.get("player_1") and not report.player_1_id and report.replay:
+        # The replay names Player-1 even when the engine disputes the claimed result.
+        result["player_1"] = player_1_of_replay(report.replay, report.battle)
+    apply_report(report, user, Report.Status.OVERRIDDEN, reason.strip(), action="report overridden",
+                 **{key: value for key, value in result.items() if value is not None or key != "kind"})
     return report
+
+
+@transaction.atomic
+def decide_battle(battle, *, user, reason="", **outcome):
+    """An organizer's result on the battle page or `POST /battles/{id}/result/`: it overrides the
+    open report if there is one, corrects a counted result, or records a first result. Overrides and
+    corrections need a reason (R69, R76)."""
+    rules.require(rules.organizes_battle(user, battle), rules.decide_refusal(user, battle))  # R90
+    refuse_stray_winner(outcome.get("kind"), outcome.get("winner"))
+    open_report = battle.reports.filter(status__in=Report.OPEN_STATUSES).exclude(
+        status__in=[Report.Status.QUEUED, Report.Status.ADJUDICATING]).first()
+    if open_report is not None and not battle.kind:
+        report = override_report(open_report, user=user, reason=reason, **outcome)
+        return report.recorded
+    if battle.kind and not (reason or "").strip():
+        raise DomainError("This battle has a result already: give a reason for the correction.", field="reason")
+    return services.record_result(battle, actor=user, reason=reason, **outcome)
 
 
 def open_reports(event):
     """The organizer's queue: disputed and failed first, then those still waiting."""
     order = {Report.Status.DISPUTED: 0, Report.Status.FAILED: 1, Report.Status.AWAITING_OPPONENT: 2,
-             Report.Status.QUEUED: 3, Report.Status.ADJUDICATING: 4}
+             Report.Status.CHECKED: 2, Report.Status.QUEUED: 3, Report.Status.ADJUDICATING: 4}
     reports = (Report.objects.filter(battle__event=event, status__in=Report.OPEN_STATUSES)
-               .select_related("battle", "battle__general_a", "battle__general_b", "battle__group", "winner",
+               .select_related("battle", "battle__event", "battle__general_a", "battle__general_b", "battle__group", "winner",
                                "reported_by"))
     return sorted(reports, key=lambda r: (order[r.status], r.created_at))
 
@@ -306,7 +395,7 @@ def adjudicate(adjudication_id):
         adjudication = Adjudication.objects.select_for_update().get(pk=adjudication_id)
         if adjudication.state in (Adjudication.State.DONE, Adjudication.State.FAILED):
             return "already done"
-        report = _locked_report(Report(pk=adjudication.report_id))
+        report = locked_report(Report(pk=adjudication.report_id))
         comparison = compare_with_report(report, verdict)
         adjudication.state, adjudication.verdict = Adjudication.State.DONE, verdict
         adjudication.engine_version = _engine().ENGINE_VERSION
@@ -317,17 +406,19 @@ def adjudicate(adjudication_id):
         if report.status not in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
             return "report already decided"
         if comparison.agrees:
-            try:
-                with transaction.atomic():
-                    _apply(report, None, Report.Status.CONFIRMED, "Confirmed by the rules engine's verdict.",
-                           player_1=report.player_1 or comparison.player_1)
-                return "confirmed"
-            except DomainError as refusal:  # e.g. an organizer recorded another result meanwhile
-                comparison = comparison.refused(f"The verdict agrees, but the result cannot be recorded: "
-                                                f"{refusal}")
+            # Evidence, not proof: the opponent still confirms (or the window passes).
+            opponent = rules.opponent_of_reporter(report)
+            report.status = Report.Status.CHECKED
+            report.status_reason = (f"Checked by the engine, waiting for {opponent.name}." if opponent
+                                    else "Checked by the engine.")
+            if report.player_1_id is None and comparison.player_1 is not None:
+                report.player_1 = comparison.player_1
+                report.save(update_fields=["player_1"])
+            _save_status(report)
+            return "checked"
         if not comparison.agrees:
             report.status, report.status_reason = Report.Status.DISPUTED, comparison.sentence
-            report.dispute_turn = comparison.turn
+            report.dispute_turn, report.confirm_by = comparison.turn, None
             _save_status(report)
             services.audit(report.battle.event, None, "report disputed by the engine",
                            services.battle_subject(report.battle), reason=comparison.sentence)

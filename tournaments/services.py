@@ -14,6 +14,7 @@ from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
 
+from tournaments import rules, seasons
 from tournaments.domain import (
     BattleResult,
     Conflict,
@@ -23,6 +24,7 @@ from tournaments.domain import (
     assign_random,
     assign_snake,
     check_partition,
+    decide_champion,
     decide_place,
     next_playoff_pairings,
     possible_partitions,
@@ -39,8 +41,9 @@ from tournaments.models import (
     General,
     Group,
     GroupMember,
+    Invitation,
     Registration,
-    Season,
+    Report,
 )
 from tournaments.tallies import count_in_database
 
@@ -90,17 +93,25 @@ def validate_variants(variants, battalion_count):
     return sorted(variants, key=VARIANT_KEYS.index)
 
 
+DEFAULT_CONFIRMATION_MINUTES = {Event.Kind.TOURNAMENT: 30, Event.Kind.LEAGUE: 3 * 24 * 60}
+
+
 @transaction.atomic
 def create_event(*, name, slug, kind=Event.Kind.TOURNAMENT, organizers=(), variants=(), battalion_count=None,
                  forfeit_award_opp=1, forfeit_counts_as_victory=True, forfeits_to_disqualify=2, actor=None,
-                 **details):
+                 confirmation_minutes=None, **details):
+    """A new event; `actor` needs the organizer permission site staff grant (R77). `actor=None` is
+    the server's own use (commands, the demo)."""
+    if actor is not None:
+        rules.require(rules.may_create_event(actor), rules.NOT_GRANTED)
     if Event.objects.filter(slug=slug).exists():
         raise DomainError(f"The address {slug!r} is taken by another event: choose another.", field="slug")
+    _check_pair_limit_setting(details.get("pair_battles_per_season"))
     event = Event.objects.create(
         name=name, slug=slug, kind=kind, variants=validate_variants(list(variants), battalion_count),
         battalion_count=battalion_count, forfeit_award_opp=forfeit_award_opp,
         forfeit_counts_as_victory=forfeit_counts_as_victory, forfeits_to_disqualify=forfeits_to_disqualify,
-        **details)
+        confirmation_minutes=confirmation_minutes or DEFAULT_CONFIRMATION_MINUTES[kind], **details)
     event.organizers.set(list(organizers) or ([actor] if actor else []))
     audit(event, actor, "event created", event.name, after=_rules_snapshot(event))
     return event
@@ -110,7 +121,14 @@ def _rules_snapshot(event):
     return {"variants": event.variants, "battalion_count": event.battalion_count,
             "forfeit_award_opp": event.forfeit_award_opp,
             "forfeit_counts_as_victory": event.forfeit_counts_as_victory,
-            "forfeits_to_disqualify": event.forfeits_to_disqualify}
+            "forfeits_to_disqualify": event.forfeits_to_disqualify,
+            "pair_battles_per_season": event.pair_battles_per_season}
+
+
+def _check_pair_limit_setting(value):
+    if value is not None and value < 1:
+        raise DomainError("A pair of members may meet at least once a season (R111): set 1 or more.",
+                          field="pair_battles_per_season")
 
 
 @transaction.atomic
@@ -119,8 +137,10 @@ def change_rules(event, *, actor=None, reason="", **changes):
     (seed: Organized Play; R22)."""
     event = _locked(event)
     if event.has_started:
-        raise Conflict(f"{event.name} has started: its Rules Variants and Modules and its forfeit award "
-                       "cannot change any more (all battles of an event use what was elected at the outset).")
+        raise Conflict(f"{event.name} has started: its Rules Variants and Modules, its forfeit award and its "
+                       "battles per pair (R111) cannot change any more (all battles of an event use what was "
+                       "elected at the outset).")
+    _check_pair_limit_setting(changes.get("pair_battles_per_season"))
     before = _rules_snapshot(event)
     allowed = set(before)
     unknown = set(changes) - allowed
@@ -142,18 +162,39 @@ def active_registrations(event):
     return event.registrations.filter(status=Registration.Status.ACTIVE).select_related("general")
 
 
+def registration_refusal(event):
+    """Why nobody can register for (or withdraw from) the event now, or None (R71, R78)."""
+    if event.state == Event.State.REGISTRATION:
+        return None
+    if event.state == Event.State.REGISTRATION_CLOSED:
+        return f"Registration for {event.name} is closed."
+    if event.kind == Event.Kind.TOURNAMENT:
+        return f"Registration for {event.name} is closed: the Qualifying Stage has begun."
+    if event.state == Event.State.COMPLETE:
+        return f"{event.name} is complete."
+    return None
+
+
+CONSENT = ("{name} belongs to a player: only they enter it into an event, by registering themselves or by "
+           "accepting an invitation.")
+
+
 @transaction.atomic
 def register(event, general, *, actor=None, seed=None):
+    """Enters a general: a claimed general only by its own player (their consent, R78); an
+    unclaimed one by an organizer. `actor=None` is the server's own use, for unclaimed generals."""
     event = _locked(event)
-    if event.kind == Event.Kind.TOURNAMENT and event.state != Event.State.REGISTRATION:
-        raise Conflict(f"Registration for {event.name} is closed: the Qualifying Stage has begun.")
+    rules.require(rules.may_enter(actor, general), CONSENT.format(name=general.name))
+    if general.user_id is None and actor is not None:
+        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    refusal = registration_refusal(event)
+    if refusal:
+        raise Conflict(refusal)
     existing = event.registrations.filter(general=general).first()
     if existing and existing.status == Registration.Status.ACTIVE:
         raise DomainError(f"{general.name} is already registered for {event.name}.", field="general")
     if event.disqualifications.filter(general=general).exists():
         raise Conflict(f"{general.name} was disqualified from {event.name} and cannot register again.")
-    odd_out = event.registrations.filter(status=Registration.Status.ELIMINATED,
-                                         status_reason__startswith=ODD_RULE_REASON_START).first()
     if existing:
         existing.status, existing.status_reason, existing.seed = Registration.Status.ACTIVE, "", seed
         existing.save()
@@ -161,29 +202,36 @@ def register(event, general, *, actor=None, seed=None):
     else:
         number = (event.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
         registration = Registration.objects.create(event=event, general=general, number=number, seed=seed)
-    audit(event, actor, "registered", general.name, after={"number": registration.number})
-    if odd_out and odd_out.general_id != general.pk:
-        # R71: "unless another general registers": the field is even again, so the odd one out is back in.
-        odd_out.status, odd_out.status_reason = Registration.Status.ACTIVE, ""
-        odd_out.save()
-        audit(event, actor, "reinstated", odd_out.general.name, before={"status": "eliminated"},
-              after={"status": "active"}, reason=f"{general.name} registered, so the field is even again.")
+    event.invitations.filter(general=general, status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.ACCEPTED, answered_at=timezone.now())
+    seasons.after_registered(event, general)
+    audit(event, actor, "registered", general.name, after={"number": registration.number},
+          reason="Registered by the player." if general.user_id and actor is not None else "")
     return registration
 
 
 @transaction.atomic
 def withdraw(event, general, *, actor=None, reason=""):
+    """The player withdraws their general (or an organizer withdraws a registration) while
+    registration is open."""
     event = _locked(event)
-    if event.kind == Event.Kind.TOURNAMENT and event.state != Event.State.REGISTRATION:
-        raise Conflict(f"{general.name} is in a group of {event.name} already: record forfeits or a "
+    own = actor is not None and general.user_id is not None and general.user_id == actor.pk
+    rules.require(actor is None or own or rules.may_organize(actor, event),
+                  f"Only {general.name}'s player or an organizer of {event.name} may withdraw them.")
+    refusal = registration_refusal(event)
+    if refusal:
+        if event.kind == Event.Kind.TOURNAMENT and event.has_started:
+            refusal = (f"{general.name} is in a group of {event.name} already: record forfeits or a "
                        "disqualification instead of a withdrawal.")
+        raise Conflict(refusal)
     registration = event.registrations.filter(general=general, status=Registration.Status.ACTIVE).first()
     if registration is None:
         raise DomainError(f"{general.name} is not registered for {event.name}.", field="general")
+    seasons.before_withdrawal(event, general)
     registration.status, registration.status_reason = Registration.Status.WITHDRAWN, reason
     registration.save()
     audit(event, actor, "withdrawn", general.name, before={"status": "active"},
-          after={"status": "withdrawn"}, reason=reason)
+          after={"status": "withdrawn"}, reason=reason or ("Withdrawn by the player." if own else ""))
 
 
 ODD_RULE_REASON_START = "Registered last while the field was odd"
@@ -201,11 +249,17 @@ def odd_registration_warning(event):
 
 @transaction.atomic
 def close_registration(event, *, actor=None):
-    """Applies the odd-number rule; returns the eliminated registration or None."""
+    """Closes registration (the state moves on, R78) and applies the odd-number rule (R71); returns
+    the eliminated registration or None."""
     event = _locked(event)
+    if actor is not None:  # None: the server's own use (commands, the demo)
+        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     if event.state != Event.State.REGISTRATION:
         raise Conflict(f"Registration for {event.name} is closed already.")
+    event.state = Event.State.REGISTRATION_CLOSED
+    event.save()
     active = list(active_registrations(event))
+    audit(event, actor, "registration closed", event.name, after={"registered": len(active)})
     if len(active) % 2 == 0:
         return None
     last = active[-1]
@@ -231,7 +285,7 @@ class GroupPlan:
 
 def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
     """The groups that `form_groups` would create, without saving anything (the preview)."""
-    if event.state != Event.State.REGISTRATION:
+    if event.state not in (Event.State.REGISTRATION, Event.State.REGISTRATION_CLOSED):
         raise Conflict(f"The groups of {event.name} are formed already.")
     if method not in GROUP_METHODS:
         raise DomainError(f"Group assignment is one of {', '.join(GROUP_METHODS)}, not {method!r}.",
@@ -286,6 +340,8 @@ def _create_round_robin_group(event, stage, index, name, generals):
 def form_groups(event, group_count, method="random", *, seed=None, manual=None, actor=None):
     """Creates the qualifying groups with their round-robin schedules and starts the Qualifying Stage."""
     event = _locked(event)
+    if actor is not None:
+        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     plan = plan_groups(event, group_count, method, seed=seed, manual=manual)
     for index, generals in enumerate(plan.groups):
         _create_round_robin_group(event, Group.Stage.QUALIFYING, index, group_name(index), generals)
@@ -357,15 +413,21 @@ def _general_of(battle, general_or_id, field):
 
 @transaction.atomic
 def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None, player_1=None,
-                  respect_shown=True, actor=None, reason=""):
-    """The single entry point for a battle's result: first report, correction and override alike."""
+                  respect_shown=True, actor=None, reason="", action=None, attested=False):
+    """The single entry point for a battle's result: first report, correction and override alike.
+    `action` names the audit entry when it is not a plain recording or correction (an override).
+    `actor` is an organizer who does not play in the battle (R90), unless `attested`: the result of a
+    report both sides stand behind, which `tournaments.reporting` checked (R75). `actor=None` is the
+    server's own use (commands, the demo, automatic confirmation)."""
     event = Event.objects.select_for_update().get(pk=battle.event_id)  # serialises the event's steps
     battle = Battle.objects.select_for_update(of=("self",)).select_related(
-        "general_a", "general_b", "winner", "forfeited_by", "player_1").get(pk=battle.pk)
+        "event", "general_a", "general_b", "winner", "forfeited_by", "player_1").get(pk=battle.pk)
+    if actor is not None:
+        rules.require(rules.may_record_result(actor, battle, attested=attested), rules.decide_refusal(actor, battle))
     if event.state == Event.State.COMPLETE:
         raise Conflict(f"{event.name} is complete: its results can no longer change.")
-    if battle.season_id and battle.season.state == Season.State.CLOSED:
-        raise Conflict(f"{battle.season.name} is closed: its results can no longer change.")
+    if battle.season_id:
+        seasons.refuse_if_closed(battle.season)
     if battle.kind == Battle.Kind.UNPLAYED_DQ:
         raise Conflict("This battle was not fought because of a disqualification; its result follows from R23.")
     if battle.is_decided and battle.group_id and battle.group.stage == Group.Stage.QUALIFYING \
@@ -408,21 +470,44 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
     if before and battle.group_id and battle.group.winner_id:
         # A correction may change who tops the group; the Final Group does not exist yet (checked above).
         Group.objects.filter(pk=battle.group_id).update(winner=None)
-    audit(event, actor, "result corrected" if before else "result recorded", battle_subject(battle),
+    audit(event, actor, action or ("result corrected" if before else "result recorded"), battle_subject(battle),
           before=before, after=battle_snapshot(battle), reason=reason)
+    # The result is decided: reports still open on the battle no longer decide anything.
+    Report.objects.filter(battle=battle, status__in=Report.OPEN_STATUSES).update(
+        status=Report.Status.SUPERSEDED, confirm_by=None, status_reason="The battle's result was decided.")
 
-    offer = None  # R68: offered to the organizer, not applied
-    if kind == Battle.Kind.FORFEIT and event.forfeits_to_disqualify and forfeited_by.pk not in disqualified:
-        count = Battle.objects.filter(event=event, kind=Battle.Kind.FORFEIT, forfeited_by=forfeited_by).count()
-        if count >= event.forfeits_to_disqualify:
-            offer = forfeited_by
+    offer = forfeit_offer(event, forfeited_by) if kind == Battle.Kind.FORFEIT else None
     advance(event, actor=actor)
+    seasons.after_result_changed(battle, actor=actor)
     return RecordedResult(battle=battle, offer_disqualification=offer)
+
+
+def forfeit_offer(event, general):
+    """R68: the general, when their forfeits on record reach the event's limit and they are not
+    disqualified; disqualification is offered to the organizer, not applied."""
+    if general is None or not event.forfeits_to_disqualify:
+        return None
+    if event.disqualifications.filter(general=general).exists():
+        return None
+    count = Battle.objects.filter(event=event, kind=Battle.Kind.FORFEIT, forfeited_by=general).count()
+    return general if count >= event.forfeits_to_disqualify else None
+
+
+def disqualification_offers(event):
+    """Every standing R68 offer of the event, for the queue and the event page."""
+    if not event.forfeits_to_disqualify:
+        return []
+    forfeiters = General.objects.filter(pk__in=Battle.objects.filter(
+        event=event, kind=Battle.Kind.FORFEIT).values("forfeited_by")).order_by("name", "pk")
+    return [general for general in forfeiters if forfeit_offer(event, general)]
 
 
 def battle_subject(battle):
     where = battle.group.name if battle.group_id else (battle.season.name if battle.season_id else "")
-    label = "playoff" if battle.playoff else f"round {battle.round} battle {battle.number}"
+    if battle.season_id:  # league battles are arranged, not played in rounds
+        label = f"playoff {battle.number}" if battle.playoff else f"battle {battle.number}"
+    else:
+        label = "playoff" if battle.playoff else f"round {battle.round} battle {battle.number}"
     return f"{where} {label}: {battle.general_a.name} v {battle.general_b.name}".strip()
 
 
@@ -433,18 +518,32 @@ def disqualify(event, general, *, reason, details="", actor=None):
     """R23: played battles stand; every battle still scheduled is not fought and gives the opponent 1 OPP.
     The general keeps a place in the standings, marked, and cannot advance or win."""
     event = _locked(event)
+    if actor is not None:
+        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     if reason not in Disqualification.Reason.values:
         raise DomainError(f"A disqualification reason is one of {', '.join(Disqualification.Reason.values)}.",
                           field="reason")
     if reason == Disqualification.Reason.OTHER and not details.strip():
         raise DomainError("Say why the general is disqualified.", field="details")
-    if not event.registrations.filter(general=general).exclude(status=Registration.Status.WITHDRAWN).exists():
+    registration = event.registrations.filter(general=general).first()
+    if registration is None or registration.status == Registration.Status.WITHDRAWN:
         raise DomainError(f"{general.name} is not a participant of {event.name}.", field="general")
+    if registration.status == Registration.Status.ELIMINATED:
+        raise Conflict(f"{general.name} is eliminated from {event.name} already: only a general still in the "
+                       "event can be disqualified.")
+    if reason == Disqualification.Reason.FORFEITS:
+        forfeits = event.battles.filter(kind=Battle.Kind.FORFEIT, forfeited_by=general).count()
+        limit = event.forfeits_to_disqualify or 1
+        if forfeits < limit:
+            raise DomainError(f"{general.name} has {forfeits} forfeit(s) on record in {event.name}; the limit is "
+                              f"{limit}: choose another reason or record the forfeits first (R68).",
+                              field="reason")
     if event.disqualifications.filter(general=general).exists():
         raise Conflict(f"{general.name} is disqualified from {event.name} already.")
     if event.state == Event.State.COMPLETE:
         raise Conflict(f"{event.name} is complete: nobody can be disqualified any more.")
-    Disqualification.objects.create(event=event, general=general, reason=reason, details=details,
+    season = seasons.season_for_disqualification(event)  # R88: dated by its season
+    Disqualification.objects.create(event=event, general=general, reason=reason, details=details, season=season,
                                     decided_by=actor if getattr(actor, "pk", None) else None)
     unplayed = event.battles.filter(kind="").filter(Q(general_a=general) | Q(general_b=general))
     unplayed_regular = list(unplayed.filter(playoff=False))
@@ -458,6 +557,7 @@ def disqualify(event, general, *, reason, details="", actor=None):
                                                              len(unplayed_regular)},
           reason=details or label)
     advance(event, actor=actor)
+    seasons.after_disqualification(event, actor=actor)
 
 
 @transaction.atomic
@@ -480,14 +580,20 @@ class StandingsTable:
         return [(row, self.generals[row.general]) for row in self.rows]
 
 
-def _table(event, generals, *, group_id=None, season_id=None):
-    """Counted by the database (tournaments/tallies.py), ranked by the domain (R24)."""
+def standings_table(event, generals, *, group_id=None, season_id=None, disqualifications=None):
+    """Counted by the database (tournaments/tallies.py), ranked by the domain (R24). A general of a
+    counted battle who is not among `generals` (e.g. withdrawn later) keeps a row: the table never
+    loses a played battle."""
+    disqualifications = event.disqualifications.all() if disqualifications is None else disqualifications
     # Whether each is disqualified comes with the generals: one round trip fewer per table.
-    generals = generals.annotate(is_disqualified=Exists(
-        Disqualification.objects.filter(event=event, general=OuterRef("pk"))))
-    generals = {g.key: g for g in generals}
+    annotated = generals.annotate(is_disqualified=Exists(disqualifications.filter(general=OuterRef("pk"))))
+    generals = {g.key: g for g in annotated}
     tallies = count_in_database(generals=list(generals), forfeit_award=event.forfeit_award, group_id=group_id,
-                                season_id=season_id)
+                                season_id=season_id, add_unknown=True)
+    missing = [key for key in tallies if key not in generals]
+    if missing:
+        generals.update({g.key: g for g in General.objects.filter(pk__in=missing).annotate(
+            is_disqualified=Exists(disqualifications.filter(general=OuterRef("pk"))))})
     rows = rank_tallies(tallies, disqualified={key for key, g in generals.items() if g.is_disqualified})
     return StandingsTable(rows=rows, generals=generals,
                           pending_results=sum(t["pending"] for t in tallies.values()) // 2)
@@ -495,22 +601,21 @@ def _table(event, generals, *, group_id=None, season_id=None):
 
 def group_standings(group):
     generals = General.objects.filter(group_memberships__group=group)
-    return _table(group.event, generals, group_id=group.pk)
+    return standings_table(group.event, generals, group_id=group.pk)
 
 
 def season_standings(season):
-    event = season.event
-    generals = General.objects.filter(registrations__event=event).exclude(
-        registrations__event=event, registrations__status=Registration.Status.WITHDRAWN)
-    return _table(event, generals, season_id=season.pk)
+    """A league season's table from what the season held (tournaments.seasons, R88)."""
+    return seasons.season_standings(season)
 
 
 # --- advancement and playoffs ---------------------------------------------------------------------
 
-def _settle(event, table, battles_qs, create_playoff, *, actor):
+def _settle(event, table, battles_qs, create_playoff, *, actor, crowns=False):
     """Who takes first place of a finished round robin: decided at once, or after playoffs (R24).
-    Returns the winning General, or None while playoffs are pending (or nobody is eligible)."""
-    decision = decide_place(table.rows, 1)
+    Returns the winning General, or None while playoffs are pending (or nobody is eligible).
+    `crowns`: the place names the Victor, who needs a counted battle (R112)."""
+    decision = decide_champion(table.rows, counted_in_event(event)) if crowns else decide_place(table.rows, 1)
     if decision.decided is not None:
         return table.generals[decision.decided]
     if not decision.tied:
@@ -533,6 +638,15 @@ def _settle(event, table, battles_qs, create_playoff, *, actor):
     return table.generals[state.winner] if state.winner else None
 
 
+def counted_in_event(event):
+    """Keys of the generals with a counted battle anywhere in the event (R112 for the Victor)."""
+    counted = set()
+    fought = event.battles.filter(playoff=False).exclude(kind__in=["", Battle.Kind.UNPLAYED_DQ])
+    for a, b in fought.values_list("general_a_id", "general_b_id"):
+        counted.update((str(a), str(b)))
+    return counted
+
+
 def _playoff_creator(event, *, group=None, season=None):
     def create(first, second):
         existing = Battle.objects.filter(event=event, group=group, season=season, playoff=True)
@@ -548,7 +662,7 @@ def _finished(battles_qs):
 
 def advance(event, *, actor=None):
     """Moves the event on as far as its results allow: group winners, the Final Group, the Victor."""
-    if event.kind != Event.Kind.TOURNAMENT or event.state in (Event.State.REGISTRATION, Event.State.COMPLETE):
+    if event.kind != Event.Kind.TOURNAMENT or not event.has_started or event.state == Event.State.COMPLETE:
         return
     qualifying = list(event.groups.filter(stage=Group.Stage.QUALIFYING))
     final = event.groups.filter(stage=Group.Stage.FINAL).first()
@@ -572,7 +686,14 @@ def advance(event, *, actor=None):
     if not _finished(final.battles.all()):
         return
     victor = _settle(event, group_standings(final), final.battles.all(), _playoff_creator(event, group=final),
-                     actor=actor)
+                     actor=actor, crowns=True)
+    if victor is None and not decide_champion(group_standings(final).rows, counted_in_event(event)).tied:
+        # R112: nobody eligible has a counted battle (or everybody is disqualified): no Victor.
+        event.state = Event.State.COMPLETE
+        event.save()
+        audit(event, actor, "complete without victor", event.name,
+              reason="No general who may win has a counted battle (R23, R112).")
+        return
     if victor is None:
         waiting_for_playoff = final.battles.filter(playoff=True, kind="").exists()
         event.state = Event.State.PLAYOFF if waiting_for_playoff else Event.State.FINAL
@@ -585,76 +706,26 @@ def advance(event, *, actor=None):
     audit(event, actor, "victor crowned", victor.name)
 
 
-# --- leagues --------------------------------------------------------------------------------------
+# --- leagues: the steps live in tournaments.seasons ---------------------------------------------------
 
-@transaction.atomic
 def open_season(event, name, *, actor=None):
-    event = _locked(event)
-    if event.kind != Event.Kind.LEAGUE:
-        raise DomainError(f"{event.name} is a tournament: seasons belong to leagues.")
-    if event.seasons.exclude(state=Season.State.CLOSED).exists():
-        raise Conflict(f"{event.name} has an open season: close it before opening the next.")
-    number = (event.seasons.aggregate(n=Max("number"))["n"] or 0) + 1
-    season = Season.objects.create(event=event, number=number, name=name or f"Season {number}")
-    audit(event, actor, "season opened", season.name)
-    return season
+    return seasons.open_season(event, name, actor=actor)
 
 
-@transaction.atomic
 def schedule_league_battle(season, general_a, general_b, *, actor=None):
-    event = _locked(season.event)
-    if season.state != Season.State.OPEN:
-        raise Conflict(f"{season.name} is not open for new battles.")
-    if general_a.pk == general_b.pk:
-        raise DomainError("A battle needs two different generals.", field="general_b")
-    members = set(event.registrations.filter(status=Registration.Status.ACTIVE).values_list("general_id",
-                                                                                               flat=True))
-    for general in (general_a, general_b):
-        if general.pk not in members:
-            raise DomainError(f"{general.name} is not a member of {event.name}.", field="general")
-        if event.disqualifications.filter(general=general).exists():
-            raise Conflict(f"{general.name} is disqualified from {event.name}.")
-    number = (season.battles.aggregate(n=Max("number"))["n"] or 0) + 1
-    battle = Battle.objects.create(event=event, season=season, round=1, number=number,
-                                   general_a=general_a, general_b=general_b)
-    audit(event, actor, "battle scheduled", battle_subject(battle))
-    return battle
+    return seasons.schedule_battle(season, general_a, general_b, actor=actor)
 
 
-@transaction.atomic
 def report_league_battle(season, general_a, general_b, *, actor=None, **result):
-    """A battle the members arranged themselves: scheduled and recorded in one step."""
-    battle = schedule_league_battle(season, general_a, general_b, actor=actor)
-    return record_result(battle, actor=actor, **result)
+    """A battle the members arranged, recorded by an organizer: scheduled and decided in one step."""
+    return seasons.record_arranged_battle(season, general_a, general_b, actor=actor, **result)
 
 
-@transaction.atomic
 def close_season(season, *, actor=None):
-    """Closes a season: its champion by OPP and tie-breakers, or playoff battles when still tied (R24)."""
-    event = _locked(season.event)
-    season = Season.objects.select_for_update().get(pk=season.pk)
-    if season.state == Season.State.CLOSED:
-        raise Conflict(f"{season.name} is closed already.")
-    open_battles = season.battles.filter(playoff=False, kind="").count()
-    if open_battles:
-        raise DomainError(f"{season.name} has {open_battles} scheduled battle(s) without a result: record them "
-                          "or remove them first.")
-    champion = _settle(event, season_standings(season), season.battles.all(),
-                       _playoff_creator(event, season=season), actor=actor)
-    if champion is None:
-        season.state = Season.State.PLAYOFF
-        season.save()
-        return None
-    season.champion, season.state = champion, Season.State.CLOSED
-    season.save()
-    audit(event, actor, "season closed", season.name, after={"champion": champion.name})
-    return champion
+    """Closes a season; returns the champion if it is decided at once (see seasons.close_season)."""
+    return seasons.close_season(season, actor=actor).champion
 
 
-@transaction.atomic
 def record_season_playoff(battle, *, actor=None, **result):
-    """A league playoff result; when it decides the tie the season closes with its champion."""
-    recorded = record_result(battle, actor=actor, **result)
-    if Season.objects.get(pk=battle.season_id).state == Season.State.PLAYOFF:
-        close_season(battle.season, actor=actor)
-    return recorded
+    """A league playoff result; the season moves on by itself (seasons.after_result_changed)."""
+    return record_result(battle, actor=actor, **result)

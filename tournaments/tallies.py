@@ -68,9 +68,10 @@ SELECT general, {columns} FROM sides GROUP BY general
 """
 
 
-def count_in_database(*, generals, forfeit_award, group_id=None, season_id=None):
+def count_in_database(*, generals, forfeit_award, group_id=None, season_id=None, add_unknown=False):
     """{general key: {counter: value}} for every general in `generals`, counted over the regular
-    (non-playoff, R24) battles of one group or one season."""
+    (non-playoff, R24) battles of one group or one season. A battle's general outside `generals` is
+    refused, or counted too with `add_unknown`."""
     scope, scope_id = ("group_id", group_id) if group_id is not None else ("season_id", season_id)
     sql = _SQL.format(table=Battle._meta.db_table, scope=scope,
                       columns=", ".join(f"{expression} AS {name}" for name, expression in _COLUMNS.items()))
@@ -82,7 +83,7 @@ def count_in_database(*, generals, forfeit_award, group_id=None, season_id=None)
         cursor.execute(sql, params)
         for general_id, *values in cursor.fetchall():
             key = str(general_id)
-            if key not in tallies:
+            if key not in tallies and not add_unknown:
                 raise DomainError(f"A battle names general {key}, who is not in this group or season.")
             tallies[key] = {name: int(value or 0) for name, value in zip(names, values, strict=True)}
     return tallies

@@ -55,13 +55,32 @@ def map_generals(replay_document, battle):
     return mapped, None
 
 
+def player_1_of_replay(replay_text, battle):
+    """The General the replay names as Player-1, or None when it names neither of the battle's."""
+    try:
+        document = json.loads(replay_text)
+    except (ValueError, RecursionError):
+        return None
+    mapped, _problem = map_generals(document, battle) if isinstance(document, dict) else (None, None)
+    return mapped["p1"] if mapped else None
+
+
+def variant_names(keys):
+    """The Rules Variants' names as the rules and the event page write them ("Double Time"), not their
+    keys ("double_time"); a key this site does not know is quoted as written."""
+    from tournaments.models import VARIANT_CHOICES
+
+    names = dict(VARIANT_CHOICES)
+    return ", ".join(names.get(str(key), repr(str(key))) for key in keys)
+
+
 def _variants_sentence(replay_document, event):
     """R73: the replay uses exactly the event's variants (and, with Army Recruiting, its battalion count)."""
     rules = replay_document.get("rules") if isinstance(replay_document.get("rules"), dict) else {}
     variants = rules.get("variants", [])
     if not isinstance(variants, list) or sorted(map(str, variants)) != sorted(event.variants):
-        played = ", ".join(map(str, variants)) if isinstance(variants, list) and variants else "Core Rules only"
-        elected = ", ".join(event.variants) or "Core Rules only"
+        played = variant_names(variants) if isinstance(variants, list) and variants else "Core Rules only"
+        elected = variant_names(event.variants) or "Core Rules only"
         return (f"The replay was played with {played}, but {event.name} elected {elected} for all its "
                 f"battles.")
     if "army_recruiting" in event.variants and event.battalion_count:
@@ -127,3 +146,17 @@ def compare_with_report(report, verdict):
         return Comparison(True, player_1=player_1)
     return Comparison(False, f"The report says {_report_text(report)}; the replay gives {found}.",
                       turn=verdict.get("turns"), player_1=player_1)
+
+
+def same_battle(replay_a, replay_b):
+    """Whether two uploaded logs record the same battle: everything but `meta` (where each side may
+    name itself, its event or its tool) is equal, so the same formation and the same turns."""
+    try:
+        first, second = json.loads(replay_a), json.loads(replay_b)
+    except (ValueError, RecursionError):
+        return False
+    if not isinstance(first, dict) or not isinstance(second, dict):
+        return False
+    first.pop("meta", None)
+    second.pop("meta", None)
+    return first == second

@@ -1,12 +1,27 @@
 """Public pages. Views only gather what the templates show; the rules live in the domain and the
 services."""
+from datetime import date
+
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
 
+from tournaments import confirmation, rules, seasons, timezones
 from tournaments.domain import TIEBREAKERS
-from tournaments.models import Battle, Event, General, Group
-from tournaments.queries import crosstable, schedule_by_round
-from tournaments.services import group_standings, odd_registration_warning, season_standings
+from tournaments.models import Battle, Event, General, Group, Invitation, Registration
+from tournaments.queries import (
+    crosstable,
+    ranked_entries,
+    schedule_by_round,
+    season_schedule,
+    with_open_report_status,
+)
+from tournaments.services import (
+    disqualification_offers,
+    group_standings,
+    odd_registration_warning,
+    registration_refusal,
+    season_standings,
+)
 
 
 def visible_events(request):
@@ -16,8 +31,42 @@ def visible_events(request):
     return events
 
 
+IN_PLAY = (Event.State.QUALIFYING, Event.State.FINAL, Event.State.PLAYOFF, Event.State.IN_SEASON,
+           Event.State.OFF_SEASON)
+
+
+def event_phase(event):
+    """"ongoing", "upcoming" or "past", from the event's state and its days in its own time zone."""
+    today = timezones.today_in(event)
+    last_day = event.ends_on or event.starts_on
+    if event.state == Event.State.COMPLETE:
+        return "past"
+    if event.state in IN_PLAY:
+        return "past" if last_day is not None and last_day < today else "ongoing"
+    if event.starts_on is not None and event.starts_on <= today:
+        return "past" if last_day < today else "ongoing"
+    return "upcoming"
+
+
 def home(request):
-    return render(request, "home.html", {"events": visible_events(request).select_related("victor")})
+    """Events happening now, then coming up (soonest first), then past ones (latest first); `q`
+    searches names, venues and descriptions."""
+    query = request.GET.get("q", "").strip()[:100]
+    events = visible_events(request).select_related("victor")
+    if query:
+        events = events.filter(Q(name__icontains=query) | Q(venue__icontains=query)
+                               | Q(description__icontains=query))
+    phases = {"ongoing": [], "upcoming": [], "past": []}
+    for event in events:
+        phases[event_phase(event)].append(event)
+    far = date.max
+    phases["ongoing"].sort(key=lambda e: (e.starts_on or far, e.name.casefold()))
+    phases["upcoming"].sort(key=lambda e: (e.starts_on or far, e.name.casefold()))
+    phases["past"].sort(key=lambda e: (e.ends_on or e.starts_on or date.min, e.created_at), reverse=True)
+    sections = [("ongoing", "Happening now", phases["ongoing"]), ("upcoming", "Coming up", phases["upcoming"]),
+                ("past", "Past events", phases["past"])]
+    return render(request, "home.html", {"sections": [s for s in sections if s[2]], "q": query,
+                                         "count": sum(len(v) for v in phases.values())})
 
 
 def _group_panel(group):
@@ -26,11 +75,11 @@ def _group_panel(group):
     return {
         "group": group,
         "table": table,
-        "entries": table.entries(),
+        "entries": ranked_entries(table, group.winner),
         "crosstable_order": order,
         "crosstable": grid,
-        "rounds": schedule_by_round(group.battles.select_related("general_a", "general_b", "winner",
-                                                                 "forfeited_by")),
+        "rounds": schedule_by_round(with_open_report_status(group.battles.select_related(
+            "general_a", "general_b", "winner", "forfeited_by"))),
     }
 
 
@@ -39,24 +88,53 @@ def _season_panel(season):
     return {
         "season": season,
         "table": table,
-        "entries": table.entries(),
-        "rounds": schedule_by_round(season.battles.select_related("general_a", "general_b", "winner",
-                                                                  "forfeited_by")),
+        "entries": ranked_entries(table, season.champion),
+        "waiting_for": seasons.waiting_for(season),
+        "rounds": season_schedule(with_open_report_status(season.battles.select_related(
+            "general_a", "general_b", "winner", "forfeited_by"))),
+    }
+
+
+def _my_place(request, event):
+    """What the signed-in player may do about entering the event: join, withdraw, answer an invitation."""
+    if not request.user.is_authenticated:
+        return {}
+    me = rules.general_of(request.user)
+    registration = event.registrations.filter(general=me).first() if me else None
+    registered = registration is not None and registration.status == Registration.Status.ACTIVE
+    open_ = registration_refusal(event) is None
+    return {
+        "me": me, "my_registration": registration,
+        "may_join": open_ and not registered, "may_withdraw": open_ and registered,
+        "my_invitations": list(event.invitations.filter(general=me, status=Invitation.Status.PENDING))
+        if me else [],
     }
 
 
 def event_detail(request, slug):
     event = get_object_or_404(visible_events(request), slug=slug)
+    confirmation.sweep(event)  # reports whose window passed count before the standings show
     groups = event.groups.select_related("winner").order_by("-stage", "index")
+    organizer = rules.may_organize(request.user, event)
+    disqualified = set(event.disqualifications.values_list("general_id", flat=True))
+    me = rules.general_of(request.user)
+    league = event.kind == Event.Kind.LEAGUE
     context = {
         "event": event,
-        "is_organizer": event.is_organizer(request.user),
+        "is_organizer": organizer,
+        "offers": disqualification_offers(event) if organizer else [],
+        **_my_place(request, event),
         "tiebreakers": TIEBREAKERS,
         "final_panels": [_group_panel(g) for g in groups if g.stage == Group.Stage.FINAL],
         "group_panels": [_group_panel(g) for g in groups if g.stage == Group.Stage.QUALIFYING],
         "registrations": event.registrations.select_related("general"),
         "disqualifications": event.disqualifications.select_related("general"),
-        "odd_warning": odd_registration_warning(event) if event.state == Event.State.REGISTRATION else None,
+        "odd_warning": odd_registration_warning(event)
+        if not league and event.state == Event.State.REGISTRATION else None,
+        "disqualified_ids": disqualified,
+        "may_report_league_battle": league and me is not None and me.pk not in disqualified
+        and event.registrations.filter(general=me, status="active").exists()
+        and event.season_taking_battles() is not None,
         "seasons": [_season_panel(season) for season in event.seasons.select_related("champion").order_by("-number")],
     }
     return render(request, "tournaments/event_detail.html", context)

@@ -6,6 +6,7 @@ from rest_framework.test import APIClient
 
 from tournaments import services
 from tournaments.demo import load_demo
+from tournaments.membership import grant_organizer_role
 from tournaments.models import Battle, Event, General
 
 pytestmark = pytest.mark.django_db
@@ -13,7 +14,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def organizer():
-    return get_user_model().objects.create_user("olga", password="pw")
+    return grant_organizer_role(get_user_model().objects.create_user("olga", password="pw"))
 
 
 @pytest.fixture
@@ -67,22 +68,26 @@ def test_unpublished_events_are_hidden_from_everyone_but_organizers(open_event, 
     assert client_for(organizer).get(f"/api/v1/events/{open_event.slug}/").status_code == 200
 
 
-def test_creating_an_event_needs_a_signed_in_user_who_becomes_organizer(stranger):
+def test_creating_an_event_needs_the_granted_organizer_role(stranger):  # R77
     anonymous = client_for().post("/api/v1/events/", {"name": "X", "slug": "x"}, format="json")
-    assert anonymous.status_code in (401, 403) and anonymous.json()["code"] == "not_authenticated"
-    created = client_for(stranger).post("/api/v1/events/", {"name": "Spring Open", "slug": "spring-open",
-                                                             "variants": ["double_time"]}, format="json")
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "not_authenticated"
+    assert anonymous["WWW-Authenticate"] == "Token"
+    body = {"name": "Spring Open", "slug": "spring-open", "variants": ["double_time"]}
+    refused = client_for(stranger).post("/api/v1/events/", body, format="json")
+    assert_error(refused, 403, "permission_denied", says="site staff grant")
+    assert not Event.objects.filter(slug="spring-open").exists()
+    created = client_for(grant_organizer_role(stranger)).post("/api/v1/events/", body, format="json")
     assert created.status_code == 201, created.content
     assert created.json()["organizers"] == ["sam"] and created.json()["variants"] == ["double_time"]
 
 
-def test_bad_input_gets_a_400_that_names_the_field(stranger):
-    response = client_for(stranger).post("/api/v1/events/", {"name": "Y", "slug": "y",
+def test_bad_input_gets_a_400_that_names_the_field(organizer):
+    response = client_for(organizer).post("/api/v1/events/", {"name": "Y", "slug": "y",
                                                               "variants": ["army_recruiting"],
                                                               "battalion_count": 3}, format="json")
     assert_error(response, 400, "invalid", field="battalion_count", says="at least 6")
     assert not Event.objects.filter(slug="y").exists()
-    response = client_for(stranger).post("/api/v1/events/", {"name": "Z", "slug": "z", "variants": ["laser"]},
+    response = client_for(organizer).post("/api/v1/events/", {"name": "Z", "slug": "z", "variants": ["laser"]},
                                          format="json")
     assert_error(response, 400, "invalid", field="variants[0]")
 
@@ -186,7 +191,7 @@ def test_forfeit_reaching_the_limit_offers_disqualification_then_disqualify(open
         bodies.append(c.post(f"/api/v1/battles/{battle.pk}/result/", {"kind": "forfeit",
                                                                         "forfeited_by": absent.pk},
                              format="json").json())
-        if "offer_disqualification" in bodies[-1]:
+        if bodies[-1]["offer_disqualification"]:
             break
     assert bodies[-1]["offer_disqualification"]["id"] == absent.pk and len(bodies) == 2
     response = c.post(f"/api/v1/events/{open_event.slug}/disqualifications/",
@@ -215,9 +220,11 @@ def test_a_screen_polling_with_a_token_is_authenticated_like_any_client(open_eve
     url = f"/api/v1/events/{open_event.slug}/scoreboard/"
     forged = APIClient()
     forged.credentials(HTTP_AUTHORIZATION="Token not-a-real-token")
-    # The same refusal as on every other endpoint (403: session authentication comes first).
-    assert_error(forged.get("/api/v1/events/"), 403, "authentication_failed")
-    assert_error(forged.get(url), 403, "authentication_failed")
+    # The same refusal as on every other endpoint: 401, saying which scheme to use.
+    assert_error(forged.get("/api/v1/events/"), 401, "authentication_failed")
+    refused = forged.get(url)
+    assert_error(refused, 401, "authentication_failed")
+    assert refused["WWW-Authenticate"] == "Token"
     screen = APIClient()
     screen.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=organizer).key}")
     assert screen.get(url).status_code == 200

@@ -18,7 +18,8 @@ def as_user(user):
     return client
 
 
-def test_a_player_reports_with_a_json_replay_and_the_verdict_confirms(event_day, django_capture_on_commit_callbacks):
+def test_a_player_reports_with_a_json_replay_the_verdict_checks_and_the_opponent_confirms(
+        event_day, django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
     body = {"kind": "victory", "winner": a.pk, "condition": "shackle",
@@ -27,7 +28,10 @@ def test_a_player_reports_with_a_json_replay_and_the_verdict_confirms(event_day,
         response = as_user(a.user).post(f"/api/v1/battles/{battle.pk}/reports/", body, format="json")
     assert response.status_code == 201, response.content
     report = as_user(a.user).get(f"/api/v1/reports/{response.json()['id']}/").json()
-    assert report["status"] == "confirmed" and report["adjudication"]["verdict"]["opp"] == {"p1": 5, "p2": 0}
+    assert report["status"] == "checked" and report["adjudication"]["verdict"]["opp"] == {"p1": 5, "p2": 0}
+    assert report["waiting_for"] == {"id": b.pk, "name": b.name} and 0 < report["seconds_left"] <= 30 * 60
+    confirmed = as_user(b.user).post(f"/api/v1/reports/{report['id']}/confirm/").json()
+    assert confirmed["status"] == "confirmed" and confirmed["seconds_left"] is None
 
 
 def test_a_multipart_upload_works_and_an_oversized_one_is_refused(event_day, django_capture_on_commit_callbacks):
@@ -86,9 +90,10 @@ def test_the_opponent_confirms_through_the_api(event_day):
 
 def test_closing_a_season_is_for_organizers(db):
     from tournaments import services
+    from tournaments.membership import grant_organizer_role
 
     olga, sam = (get_user_model().objects.create_user(n) for n in ("olga", "sam"))
-    league = services.create_event(name="L", slug="l", kind="league", actor=olga)
+    league = services.create_event(name="L", slug="l", kind="league", actor=grant_organizer_role(olga))
     season = services.open_season(league, "S1")
     assert as_user(sam).post(f"/api/v1/seasons/{season.pk}/close/").status_code == 403
     assert as_user(olga).post(f"/api/v1/seasons/{season.pk}/close/").status_code == 200

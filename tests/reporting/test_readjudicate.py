@@ -39,7 +39,8 @@ def test_a_changed_verdict_is_listed_and_the_old_one_kept(adjudicated):
     Adjudication.objects.filter(pk=adjudication.pk).update(verdict=stored)
     output = run()
     assert f"CHANGED {event.slug} battle {adjudication.report.battle_id}" in output
-    assert "victory p1 by crush -> victory p1 by shackle" in output
+    winner = adjudication.report.battle.general_a.name  # the replay's p1, named
+    assert f"victory {winner} by crush -> victory {winner} by shackle" in output and " p1 " not in output
     adjudication.refresh_from_db()
     assert adjudication.previous_verdict == stored and adjudication.verdict["condition"] == "shackle"
 

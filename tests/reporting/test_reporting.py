@@ -18,12 +18,18 @@ def report(battle, user, callbacks, **fields):
     return created
 
 
-def test_a_report_with_a_matching_replay_confirms_itself(event_day, django_capture_on_commit_callbacks):
+def test_a_replay_that_agrees_is_checked_and_still_waits_for_the_opponent(event_day,
+                                                                          django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
     created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
                      condition="shackle", replay=replay_between("victory-shackle", a, b))
-    assert created.status == Report.Status.CONFIRMED
+    # A legal replay proves the battle is legal, not that it was played (R75): the opponent confirms.
+    assert created.status == Report.Status.CHECKED
+    assert created.status_reason == f"Checked by the engine, waiting for {b.name}."
+    assert not battle.kind and services.group_standings(battle.group).pending_results == 1
+    reporting.confirm_report(created, user=b.user)
+    battle.refresh_from_db()
     assert battle.kind == Battle.Kind.VICTORY and battle.winner == a and battle.condition == "shackle"
     assert battle.player_1 == a  # taken from the replay
     adjudication = created.adjudication
@@ -77,7 +83,8 @@ def test_a_replay_with_other_variants_than_the_events_is_disputed(event_day,
     created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
                      condition="shackle", replay=replay_between("victory-shackle", a, b))
     assert created.status == Report.Status.DISPUTED
-    assert "elected double_time" in created.status_reason
+    assert "was played with Core Rules only, but" in created.status_reason
+    assert "elected Double Time" in created.status_reason and "double_time" not in created.status_reason
 
 
 def test_general_ids_in_meta_map_the_generals(event_day, django_capture_on_commit_callbacks):
@@ -88,7 +95,7 @@ def test_general_ids_in_meta_map_the_generals(event_day, django_capture_on_commi
     document["meta"] = {"general_ids": {"p1": a.pk, "p2": b.pk}}
     created = report(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
                      condition="crush", replay=document)
-    assert created.status == Report.Status.CONFIRMED and battle.winner == b
+    assert created.status == Report.Status.CHECKED and created.player_1 == a
 
 
 def test_a_duplicate_delivery_leaves_one_verdict_and_one_status_change(event_day,
@@ -99,7 +106,8 @@ def test_a_duplicate_delivery_leaves_one_verdict_and_one_status_change(event_day
                      condition="shackle", replay=replay_between("victory-shackle", a, b))
     assert reporting.adjudicate(created.adjudication.pk) == "already done"
     assert Adjudication.objects.filter(report=created).count() == 1
-    assert AuditEntry.objects.filter(event=event, action="result recorded").count() == 1
+    created.refresh_from_db()
+    assert created.status == Report.Status.CHECKED
 
 
 def test_a_message_redelivered_while_the_first_run_was_lost_finishes_once(event_day,
@@ -111,7 +119,7 @@ def test_a_message_redelivered_while_the_first_run_was_lost_finishes_once(event_
                                           replay=replay_between("victory-shackle", a, b))
     # A worker took the job and died: the row says running, nothing was written.
     Adjudication.objects.filter(report=created).update(state=Adjudication.State.RUNNING, attempts=1)
-    assert reporting.adjudicate(created.adjudication.pk) == "confirmed"
+    assert reporting.adjudicate(created.adjudication.pk) == "checked"
     assert reporting.adjudicate(created.adjudication.pk) == "already done"
     created.adjudication.refresh_from_db()
     assert created.adjudication.attempts == 2
@@ -181,7 +189,8 @@ def test_the_opponent_disputes_and_the_organizer_overrides_with_a_reason(event_d
     battle.refresh_from_db()
     created.refresh_from_db()
     assert battle.kind == "stalemate" and created.status == Report.Status.OVERRIDDEN
-    assert AuditEntry.objects.filter(event=event, action="result recorded", actor=organizer).exists()
+    entry = AuditEntry.objects.get(event=event, action="report overridden", actor=organizer)
+    assert entry.reason == "Judge saw the board" and entry.after["kind"] == "stalemate"
 
 
 def test_only_the_battles_generals_and_organizers_report(event_day):
@@ -247,7 +256,7 @@ def test_a_variant_event_checks_the_recruited_army_size(event_day, django_captur
     created = report(battle, winner.user, django_capture_on_commit_callbacks, kind="victory", winner=winner,
                      condition=verdict["condition"], replay=replay)
     if count_matches:
-        assert created.status == Report.Status.CONFIRMED
+        assert created.status == Report.Status.CHECKED
     else:
         assert created.status == Report.Status.DISPUTED
         assert f"army has {size} battalions, but Quay Cup recruits armies of {size + 1}" in created.status_reason
@@ -277,4 +286,47 @@ def test_a_broker_that_does_not_answer_keeps_the_report_queued(event_day, monkey
     call_command("adjudicate_pending", stdout=out)
     assert "1 adjudication(s) sent" in out.getvalue()
     created.refresh_from_db()
-    assert created.status == Report.Status.CONFIRMED
+    assert created.status == Report.Status.CHECKED
+
+
+def test_adjudicate_pending_says_when_the_queue_does_not_answer_and_fails(event_day, monkeypatch,
+                                                                          django_capture_on_commit_callbacks):
+    from django.core.management import CommandError, call_command
+
+    from tournaments import jobs, tasks
+
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    monkeypatch.setattr(tasks.adjudicate_report, "delay", lambda *args: (_ for _ in ()).throw(
+        ConnectionRefusedError(111, "Connection refused")))
+    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    assert created.status == Report.Status.QUEUED and created.adjudication.sent_at is None
+    monkeypatch.setattr(jobs, "queue_problem", lambda: "Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+    with pytest.raises(CommandError, match=r"does not answer .*nothing was sent and 1 adjudication\(s\) still wait"):
+        call_command("adjudicate_pending")
+    created.refresh_from_db()
+    assert created.status == Report.Status.QUEUED
+
+
+def test_the_sweep_sends_jobs_never_sent_and_jobs_no_worker_took_for_long(event_day, settings,
+                                                                         django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import jobs
+
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    with django_capture_on_commit_callbacks(execute=False):
+        created = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
+                                          replay=replay_between("victory-shackle", a, b))
+    adjudication = created.adjudication
+    Adjudication.objects.filter(pk=adjudication.pk).update(sent_at=timezone.now())
+    assert list(jobs.waiting(resend_after=settings.OPP_RESEND_AFTER_SECONDS)) == []  # sent just now: it waits
+    Adjudication.objects.filter(pk=adjudication.pk).update(
+        sent_at=timezone.now() - timedelta(seconds=settings.OPP_RESEND_AFTER_SECONDS + 1))
+    assert jobs.sweep() == (1, 0)  # sent long ago and never taken (a Redis restarted empty): sent again
+    created.refresh_from_db()
+    assert created.status == Report.Status.CHECKED

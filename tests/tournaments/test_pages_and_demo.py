@@ -21,7 +21,9 @@ def test_the_demo_is_a_real_event_half_played(django_capture_on_commit_callbacks
     assert 0 < decided < event.battles.count()
     assert load_demo().pk == event.pk and Event.objects.filter(slug=DEMO_EVENT_SLUG).count() == 1
     reports = {r.battle.number: r for r in Report.objects.filter(battle__event=event)}
-    assert reports[4].status == Report.Status.CONFIRMED and reports[4].adjudication.agrees
+    # The engine agreed, yet the report waits for the opponent, with the time left shown.
+    assert reports[4].status == Report.Status.CHECKED and reports[4].adjudication.agrees
+    assert reports[4].confirm_by is not None and not reports[4].battle.kind
     assert reports[5].status == Report.Status.DISPUTED and "the replay gives" in reports[5].status_reason
 
 

@@ -92,19 +92,22 @@ def test_a_field_of_six_is_told_what_to_change():
     assert event.state == Event.State.REGISTRATION
 
 
-def test_odd_field_eliminates_the_last_registrant_unless_another_registers():
+def test_odd_field_eliminates_the_last_registrant_and_registration_stays_closed():  # R71, R78
     event, generals = make_tournament(9)
     assert "Ines (registered last) is eliminated" in services.odd_registration_warning(event)
     eliminated = services.close_registration(event)
     assert eliminated.general == generals[-1]
     assert "odd" in eliminated.status_reason
     assert services.active_registrations(event).count() == 8
+    event.refresh_from_db()
+    assert event.state == Event.State.REGISTRATION_CLOSED
 
     from tournaments.models import General
     latecomer = General.objects.create(name="Latecomer")
-    services.register(event, latecomer)
-    assert services.active_registrations(event).count() == 10
-    assert AuditEntry.objects.filter(event=event, action="reinstated", subject=generals[-1].name).exists()
+    with pytest.raises(Conflict, match="Registration for Test Open is closed"):
+        services.register(event, latecomer)
+    assert services.active_registrations(event).count() == 8
+    assert not event.registrations.filter(general=latecomer).exists()
 
 
 def test_manual_groups_with_a_missing_general_save_nothing():

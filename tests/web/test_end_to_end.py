@@ -1,6 +1,8 @@
 """End to end in real headless Chromium (Playwright driving /usr/bin/chromium): an organizer creates an
-event, registers 8 generals and forms 2 groups; a player reports a battle with its replay; the verdict
-confirms it and the standings page shows the new OPP. Screenshots go to test-artifacts/."""
+event, registers 8 generals and forms 2 groups; two players, each in their own browser context, claim
+their generals with the organizer's links; one reports a battle with its replay, the engine checks
+it, the other sees it waiting for them and confirms; the standings page shows the new OPP.
+Screenshots go to test-artifacts/."""
 import json
 import os
 from pathlib import Path
@@ -10,7 +12,8 @@ from django.contrib.auth import get_user_model
 
 from tests.conftest import missing_service
 from tests.reporting.conftest import replay_between
-from tournaments.models import Event, General, Report
+from tournaments.membership import grant_organizer_role
+from tournaments.models import Event, Report
 
 CHROMIUM = os.environ.get("OPP_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -41,22 +44,20 @@ def sign_in(page, base, username):
     page.click("button[type=submit]")
 
 
-def test_an_event_from_creation_to_a_confirmed_report(live_server, browser, tmp_path):
+def test_an_event_from_creation_to_a_report_both_generals_stand_behind(live_server, browser, tmp_path):
     User = get_user_model()
-    User.objects.create_user("olga", password="pw")
-    for name in NAMES:  # the players have accounts already; the organizer registers them by name
-        General.objects.create(name=name, user=User.objects.create_user(name.lower(), password="pw"))
+    grant_organizer_role(User.objects.create_user("olga", password="pw"))
     base = live_server.url
     ARTIFACTS.mkdir(exist_ok=True)
 
-    organizer = browser.new_page()
+    organizer = browser.new_context().new_page()
     sign_in(organizer, base, "olga")
     organizer.goto(f"{base}/events/new/")
     organizer.fill("input[name=name]", "Harbour Open")
     organizer.fill("input[name=slug]", "harbour-open")
     organizer.click("text=Create the event")
     assert organizer.url.endswith("/events/harbour-open/manage/")
-    for name in NAMES:
+    for name in NAMES:  # players without an account yet: the organizer registers them at the venue
         organizer.fill("input[name=name]", name)
         organizer.click("button:has-text('Register')")
         assert organizer.locator(f"ol li:has-text('{name}')").count() == 1
@@ -73,25 +74,48 @@ def test_an_event_from_creation_to_a_confirmed_report(live_server, browser, tmp_
     replay_file = tmp_path / "battle.json"
     replay_file.write_text(json.dumps(replay_between("victory-shackle", a, b)))
 
-    player = browser.new_page()
-    sign_in(player, base, a.user.username)
-    player.goto(f"{base}/battles/{battle.pk}/")
-    player.select_option("select[name=kind]", "victory")
-    player.select_option("select[name=winner]", str(a.pk))
-    player.select_option("select[name=condition]", "shackle")
-    player.set_input_files("input[name=replay_file]", str(replay_file))
-    player.click("button:has-text('Send the report')")
-    assert player.locator(".badge.status-confirmed").first.is_visible()
+    # Each player in their own browser context claims the general with the organizer's one-use link.
+    players = {}
+    for general in (a, b):
+        User.objects.create_user(general.name.lower(), password="pw")
+        page = browser.new_context().new_page()
+        sign_in(page, base, general.name.lower())
+        page.goto(f"{base}/claim/{general.claim_code}/")
+        page.click("button:has-text('Claim')")
+        assert page.url.endswith("/my/battles/")
+        players[general.pk] = page
+    reporter, opponent = players[a.pk], players[b.pk]
+
+    reporter.goto(f"{base}/battles/{battle.pk}/")
+    reporter.select_option("select[name=kind]", "victory")
+    reporter.select_option("select[name=winner]", str(a.pk))
+    reporter.select_option("select[name=condition]", "shackle")
+    reporter.set_input_files("input[name=replay_file]", str(replay_file))
+    reporter.click("button:has-text('Send the report')")
+    assert reporter.locator(".badge.status-checked").first.is_visible()  # the engine agrees; b decides
+    assert reporter.locator(".countdown").first.is_visible()
+    assert Report.objects.get(battle=battle).status == Report.Status.CHECKED
+    reporter.goto(f"{base}/events/harbour-open/")
+    row = reporter.locator("table.standings tr", has_text=a.name).first
+    assert row.locator("td strong").inner_text() == "0"  # not counted yet
+
+    opponent.goto(f"{base}/my/battles/")
+    waiting = opponent.locator("section:has-text('Waiting for your confirmation')")
+    assert a.name in waiting.inner_text() and "checked by the engine" in waiting.inner_text()
+    waiting.locator("a").first.click()
+    opponent.screenshot(path=str(ARTIFACTS / "waiting-for-confirmation.png"), full_page=True)
+    opponent.click("button:has-text('Confirm this result')")
+    assert opponent.locator(".badge.status-confirmed").first.is_visible()
     assert Report.objects.get(battle=battle).status == Report.Status.CONFIRMED
 
-    player.goto(f"{base}/events/harbour-open/")
-    row = player.locator("table.standings tr", has_text=a.name).first
+    reporter.goto(f"{base}/events/harbour-open/")
+    row = reporter.locator("table.standings tr", has_text=a.name).first
     assert row.locator("td strong").inner_text() == "5"
-    player.screenshot(path=str(ARTIFACTS / "standings.png"), full_page=True)
+    reporter.screenshot(path=str(ARTIFACTS / "standings.png"), full_page=True)
 
-    player.goto(f"{base}/battles/{battle.pk}/replay/")
-    player.locator("#battlefield .battalion").first.wait_for()
-    assert player.locator("#turn-label").inner_text() == "After Battle Formation"
-    player.keyboard.press("End")
-    assert player.locator("#turn-label").inner_text() == "After turn 12"
-    player.screenshot(path=str(ARTIFACTS / "replay-viewer.png"), full_page=True)
+    reporter.goto(f"{base}/battles/{battle.pk}/replay/")
+    reporter.locator("#battlefield .battalion").first.wait_for()
+    assert reporter.locator("#turn-label").inner_text() == "After Battle Formation"
+    reporter.keyboard.press("End")
+    assert reporter.locator("#turn-label").inner_text() == "After turn 12"
+    reporter.screenshot(path=str(ARTIFACTS / "replay-viewer.png"), full_page=True)

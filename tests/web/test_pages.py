@@ -7,6 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.reporting.conftest import REPLAYS, replay_between
 from tournaments import services
+from tournaments.membership import grant_organizer_role
 from tournaments.models import Event, General, Report
 
 pytestmark = pytest.mark.django_db
@@ -14,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def organizer(client):
-    user = get_user_model().objects.create_user("olga", password="pw")
+    user = grant_organizer_role(get_user_model().objects.create_user("olga", password="pw"))
     client.force_login(user)
     return user
 
@@ -73,13 +74,14 @@ def started(organizer):
     event = services.create_event(name="Quay Cup", slug="quay-cup", actor=organizer)
     User = get_user_model()
     for name in ("Ada", "Ben", "Cyd", "Dov"):
-        services.register(event, General.objects.create(name=name, user=User.objects.create_user(name.lower())))
+        player = User.objects.create_user(name.lower())
+        services.register(event, General.objects.create(name=name, user=player), actor=player)
     services.form_groups(event, 2, "random", seed=9)
     return event, event.battles.select_related("general_a", "general_b").first()
 
 
-def test_a_player_reports_with_a_replay_upload_and_sees_it_confirmed(client, started,
-                                                                     django_capture_on_commit_callbacks):
+def test_a_player_reports_with_a_replay_upload_and_the_opponent_confirms(client, started,
+                                                                         django_capture_on_commit_callbacks):
     event, battle = started
     a, b = battle.general_a, battle.general_b
     client.force_login(a.user)
@@ -88,6 +90,13 @@ def test_a_player_reports_with_a_replay_upload_and_sees_it_confirmed(client, sta
         response = client.post(f"/battles/{battle.pk}/report/", {"kind": "victory", "winner": a.pk,
                                                                  "condition": "shackle", "replay_file": upload})
     assert response.status_code == 302
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "Checked by the engine" in page and "Counts by itself in" in page and "Not decided yet" in page
+    client.force_login(b.user)
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "Waiting for you" in page
+    report = Report.objects.get(battle=battle)
+    client.post(f"/reports/{report.pk}/answer/", {"answer": "confirm"})
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "Confirmed" in page and f"{a.name} wins by Shackle" in page
     standings = client.get(f"/events/{event.slug}/").content.decode()

@@ -1,7 +1,10 @@
 """What the API reads and writes. Writes are validated here for shape only; the rules are
 checked by the services, whose refusals become 400/409 bodies (see errors.py)."""
+from django.utils import timezone
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from tournaments import rules
 from tournaments.domain import TIEBREAKERS, opp_awards
 from tournaments.models import (
     VARIANT_KEYS,
@@ -12,11 +15,13 @@ from tournaments.models import (
     Event,
     General,
     Group,
+    Invitation,
+    NotificationSettings,
     Registration,
     Report,
     Season,
 )
-from tournaments.services import GROUP_METHODS, battle_result
+from tournaments.services import GROUP_METHODS, battle_result, forfeit_offer
 
 
 class GeneralBriefSerializer(serializers.ModelSerializer):
@@ -26,14 +31,39 @@ class GeneralBriefSerializer(serializers.ModelSerializer):
 
 
 class GeneralSerializer(serializers.ModelSerializer):
+    claimed = serializers.BooleanField(source="is_claimed", read_only=True,
+                                       help_text="Whether a player owns this general.")
+    claim_code = serializers.SerializerMethodField(
+        help_text="The one-use code the player claims this general with; shown to the organizers who "
+                  "hand it out, while the general is unclaimed.")
+
     class Meta:
         model = General
-        fields = ["id", "name", "external_id"]
+        fields = ["id", "name", "external_id", "claimed", "claim_code"]
+        read_only_fields = ["external_id"]
 
-    def validate_name(self, value):
-        if not value.strip():
-            raise serializers.ValidationError("A general needs a name.")
-        return value.strip()
+    def get_claim_code(self, general) -> str | None:
+        request = self.context.get("request")
+        user = getattr(request, "user", None)
+        return general.claim_code or None if user is not None and rules.may_see_claim_code(user, general) else None
+
+
+class GeneralMatchSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    claimed = serializers.BooleanField()
+
+
+class GeneralInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+    external_id = serializers.CharField(max_length=60, required=False, allow_blank=True, default="")
+    create_new = serializers.BooleanField(
+        default=False, help_text="Create it even though a general of the same name exists (names are compared "
+                                 "ignoring case and spaces).")
+
+
+class ClaimInputSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=60, help_text="The one-use code the organizer handed out.")
 
 
 class EventSerializer(serializers.ModelSerializer):
@@ -46,16 +76,36 @@ class EventSerializer(serializers.ModelSerializer):
     class Meta:
         model = Event
         fields = ["slug", "name", "kind", "state", "status", "variants", "battalion_count", "forfeit_award_opp",
-                  "forfeit_counts_as_victory", "forfeits_to_disqualify", "group_method", "group_seed", "victor",
-                  "organizers", "published", "starts_on", "venue", "created_at", "updated_at"]
+                  "forfeit_counts_as_victory", "forfeits_to_disqualify", "confirmation_minutes",
+                  "pair_battles_per_season", "group_method", "group_seed", "victor", "organizers", "published",
+                  "starts_on", "ends_on", "venue", "description", "time_zone", "created_at", "updated_at"]
         read_only_fields = ["state", "status", "group_method", "group_seed", "victor", "organizers", "created_at",
                             "updated_at"]
         extra_kwargs = {"slug": {"required": True}}
+
+    def validate_confirmation_minutes(self, value):
+        if not 1 <= value <= 60 * 24 * 30:
+            raise serializers.ValidationError("The confirmation window is between 1 minute and 30 days.")
+        return value
 
     def validate_forfeit_award_opp(self, value):
         if not 0 <= value <= 5:
             raise serializers.ValidationError("The forfeit award is between 0 and 5 OPP.")
         return value
+
+    def validate_description(self, value):
+        if len(value) > 1000:
+            raise serializers.ValidationError("A description is at most 1,000 characters.")
+        return value
+
+    def validate(self, data):
+        data = super().validate(data)
+        starts_on = data.get("starts_on", getattr(self.instance, "starts_on", None))
+        ends_on = data.get("ends_on", getattr(self.instance, "ends_on", None))
+        if ends_on is not None and (starts_on is None or ends_on < starts_on):
+            raise serializers.ValidationError(
+                {"ends_on": ["The last day cannot be before the first." if starts_on else "Give starts_on too."]})
+        return data
 
     def get_fields(self):
         fields = super().get_fields()
@@ -67,7 +117,7 @@ class EventSerializer(serializers.ModelSerializer):
 
 REPORTED_KINDS = ["victory", "stalemate", "resolve", "forfeit"]
 RULE_FIELDS = ("variants", "battalion_count", "forfeit_award_opp", "forfeit_counts_as_victory",
-               "forfeits_to_disqualify")
+               "forfeits_to_disqualify", "pair_battles_per_season")
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
@@ -83,12 +133,45 @@ class RegisterInputSerializer(serializers.Serializer):
                                                  help_text="An existing general's id.")
     name = serializers.CharField(required=False, max_length=120,
                                  help_text="A new general's name (when `general` is not given).")
+    create_new = serializers.BooleanField(
+        default=False, help_text="Create a new general even though one of the same name exists.")
     seed = serializers.IntegerField(required=False, min_value=1, allow_null=True)
 
     def validate(self, attrs):
         if bool(attrs.get("general")) == bool(attrs.get("name", "").strip()):
             raise serializers.ValidationError({"general": ["Give either an existing general's id or a new name."]})
         return attrs
+
+
+class JoinInputSerializer(serializers.Serializer):
+    name = serializers.CharField(required=False, max_length=120,
+                                 help_text="Your general's name, when you have no general yet.")
+    create_new = serializers.BooleanField(default=False,
+                                          help_text="Create it even though a general of the same name exists.")
+
+
+class WithdrawInputSerializer(serializers.Serializer):
+    general = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+                                                 help_text="Organizers only; a player withdraws their own general.")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    general = GeneralBriefSerializer(read_only=True)
+    invited_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = Invitation
+        fields = ["id", "event", "general", "invited_by", "status", "created_at", "answered_at"]
+
+
+class InviteInputSerializer(serializers.Serializer):
+    general = serializers.PrimaryKeyRelatedField(queryset=General.objects.all())
+
+
+class OrganizerSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150)
 
 
 class GroupSerializer(serializers.ModelSerializer):
@@ -113,6 +196,49 @@ class FormGroupsInputSerializer(serializers.Serializer):
     preview = serializers.BooleanField(default=False, help_text="Show the groups without saving them.")
 
 
+class VerdictSummarySerializer(serializers.Serializer):
+    """What everyone sees of the engine's verdict on the report that counted (never the report, its
+    replay or a dispute or override reason: those are for the two generals and the organizers)."""
+
+    engine_version = serializers.CharField()
+    valid = serializers.BooleanField(help_text="Whether the replay is a legal battle.")
+    outcome = serializers.CharField(allow_null=True, help_text="victory, stalemate, resolve or unfinished.")
+    winner = serializers.IntegerField(allow_null=True, help_text="The winning general's id (a victory).")
+    condition = serializers.CharField(allow_null=True)
+    turns = serializers.IntegerField(allow_null=True)
+    accepted = serializers.BooleanField(allow_null=True, help_text=(
+        "Whether the log's claim or declaration held; null when it made none."))
+    sentence = serializers.CharField(help_text="The engine's sentence when the replay is not legal (empty otherwise).")
+
+
+COUNTED_STATUSES = (Report.Status.CONFIRMED, Report.Status.OVERRIDDEN)
+
+
+def counted_verdicts():
+    """The adjudicated reports that counted, newest first, without their replays (for `Prefetch`)."""
+    return (Report.objects.filter(status__in=COUNTED_STATUSES, adjudication__state=Adjudication.State.DONE)
+            .select_related("adjudication").defer("replay").order_by("-created_at", "-id"))
+
+
+def verdict_summary(battle, adjudication):
+    verdict = adjudication.verdict or {}
+    valid = bool(verdict.get("valid"))
+    winner = None
+    if valid and verdict.get("winner") in ("p1", "p2") and battle.player_1_id:
+        other = battle.general_b_id if battle.player_1_id == battle.general_a_id else battle.general_a_id
+        winner = battle.player_1_id if verdict["winner"] == "p1" else other
+    accepted = None
+    for part in (verdict.get("claim"), verdict.get("declaration")):
+        if isinstance(part, dict) and "accepted" in part:
+            accepted = bool(part["accepted"])
+    error = verdict.get("error") if isinstance(verdict.get("error"), dict) else {}
+    return {"engine_version": adjudication.engine_version, "valid": valid,
+            "outcome": verdict.get("outcome") if valid else None, "winner": winner,
+            "condition": verdict.get("condition") if valid else None,
+            "turns": verdict.get("turns") if valid else error.get("turn"), "accepted": accepted,
+            "sentence": "" if valid else str(error.get("message") or "The engine rejected the replay.")}
+
+
 class BattleSerializer(serializers.ModelSerializer):
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     group = serializers.SerializerMethodField()
@@ -120,11 +246,23 @@ class BattleSerializer(serializers.ModelSerializer):
     general_a = GeneralBriefSerializer(read_only=True)
     general_b = GeneralBriefSerializer(read_only=True)
     result = serializers.SerializerMethodField()
+    verdict = serializers.SerializerMethodField(help_text=(
+        "The engine's verdict on the report that counted, for everyone (rules.py: the public sees the counted "
+        "result and the verdict summary); null without an adjudicated replay."))
 
     class Meta:
         model = Battle
         fields = ["id", "event", "group", "season", "round", "number", "playoff", "general_a", "general_b",
-                  "result"]
+                  "result", "verdict"]
+
+    @extend_schema_field(VerdictSummarySerializer(allow_null=True))
+    def get_verdict(self, battle):
+        if not battle.kind:
+            return None
+        counted = getattr(battle, "counted_verdicts", None)  # prefetched by list views
+        if counted is None:
+            counted = list(counted_verdicts().filter(battle=battle)[:1])
+        return verdict_summary(battle, counted[0].adjudication) if counted else None
 
     def get_group(self, battle) -> dict | None:
         return {"id": battle.group_id, "name": battle.group.name} if battle.group_id else None
@@ -150,6 +288,26 @@ class BattleSerializer(serializers.ModelSerializer):
         }
 
 
+class OfferSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    reason = serializers.CharField(help_text='Always "forfeits".')
+
+
+def offer_body(general):
+    """R68: the general whose forfeits reached the event's limit, offered for disqualification."""
+    return {"id": general.pk, "name": general.name, "reason": "forfeits"} if general else None
+
+
+class DecidedBattleSerializer(BattleSerializer):
+    offer_disqualification = OfferSerializer(
+        allow_null=True, read_only=True,
+        help_text="R68: set when this result makes a general's forfeits reach the event's limit.")
+
+    class Meta(BattleSerializer.Meta):
+        fields = [*BattleSerializer.Meta.fields, "offer_disqualification"]
+
+
 class ResultInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=REPORTED_KINDS)
     winner = serializers.IntegerField(required=False, allow_null=True, help_text="General id (victory).")
@@ -159,16 +317,21 @@ class ResultInputSerializer(serializers.Serializer):
                                         help_text="General id of Player-1 (decided by the Challenge).")
     respect_shown = serializers.BooleanField(default=True)
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000,
-                                   help_text="Required when the battle already has a result.")
+                                   help_text="Required when the battle already has a result (a correction) or "
+                                             "an open report (an override).")
 
 
 class DisqualificationSerializer(serializers.ModelSerializer):
     general = GeneralBriefSerializer(read_only=True)
     decided_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+    season = serializers.SerializerMethodField(help_text="A league's season it was decided in (R88).")
 
     class Meta:
         model = Disqualification
-        fields = ["general", "reason", "details", "decided_by", "decided_at"]
+        fields = ["general", "reason", "details", "season", "decided_by", "decided_at"]
+
+    def get_season(self, dq) -> dict | None:
+        return {"id": dq.season_id, "name": dq.season.name} if dq.season_id else None
 
 
 class DisqualifyInputSerializer(serializers.Serializer):
@@ -187,17 +350,68 @@ class AuditEntrySerializer(serializers.ModelSerializer):
 
 class SeasonSerializer(serializers.ModelSerializer):
     champion = GeneralBriefSerializer(read_only=True, allow_null=True)
+    waiting_for = serializers.SerializerMethodField(
+        help_text="One sentence: what the season is doing and what it waits for (open, closing, playoff, closed).")
 
     class Meta:
         model = Season
-        fields = ["id", "number", "name", "state", "champion"]
+        fields = ["id", "number", "name", "state", "champion", "waiting_for"]
         read_only_fields = ["number", "state", "champion"]
+
+    def get_waiting_for(self, season) -> str:
+        from tournaments.seasons import waiting_for
+
+        return waiting_for(season)
+
+
+class SeasonClosedSerializer(SeasonSerializer):
+    playoffs = serializers.SerializerMethodField(help_text="The playoff battles this close created (R24).")
+
+    class Meta(SeasonSerializer.Meta):
+        fields = [*SeasonSerializer.Meta.fields, "playoffs"]
+
+    def get_playoffs(self, season) -> list[dict]:
+        return [{"id": b.pk, "general_a": {"id": b.general_a_id, "name": b.general_a.name},
+                 "general_b": {"id": b.general_b_id, "name": b.general_b.name}}
+                for b in self.context.get("playoffs", [])]
+
+
+class ReasonInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, help_text="Kept in the audit trail.")
 
 
 class LeagueBattleInputSerializer(serializers.Serializer):
-    general_a = serializers.PrimaryKeyRelatedField(queryset=General.objects.all())
-    general_b = serializers.PrimaryKeyRelatedField(queryset=General.objects.all())
-    result = ResultInputSerializer(required=False, help_text="Report the result at once (an arranged battle).")
+    """Organizers schedule a battle (general_a, general_b) or record an arranged one (with `result`).
+    A member reports their own arranged battle: `opponent` and the report's fields, as for any report."""
+
+    general_a = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+                                                   help_text="Organizers: the first general.")
+    general_b = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+                                                   help_text="Organizers: the second general.")
+    result = ResultInputSerializer(required=False, help_text="Organizers: record the result at once.")
+    opponent = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+                                                  help_text="Members: the member you played.")
+    kind = serializers.ChoiceField(choices=REPORTED_KINDS, required=False, help_text="Members: the result.")
+    winner = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False, allow_null=True)
+    condition = serializers.ChoiceField(choices=Battle.Condition.choices, required=False, allow_blank=True,
+                                        default="")
+    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+                                                      allow_null=True)
+    player_1 = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False, allow_null=True)
+    replay = serializers.JSONField(required=False, help_text="Members: the replay log, a JSON object or a file "
+                                   "upload (multipart) named `replay`.")
+
+    def validate(self, attrs):
+        if "opponent" in attrs:
+            if "kind" not in attrs:
+                raise serializers.ValidationError({"kind": ["Say how the battle ended."]})
+            if {"general_a", "general_b", "result"} & set(attrs):
+                raise serializers.ValidationError({"opponent": [
+                    "A member's report names the opponent only; general_a, general_b and result are for organizers."]})
+        elif not ("general_a" in attrs and "general_b" in attrs):
+            raise serializers.ValidationError({"general_a": [
+                "Give general_a and general_b (organizers), or opponent and the result (members)."]})
+        return attrs
 
 
 class StandingRowSerializer(serializers.Serializer):
@@ -249,15 +463,70 @@ class ReportSerializer(serializers.ModelSerializer):
     status_text = serializers.CharField(source="get_status_display", read_only=True)
     has_replay = serializers.SerializerMethodField()
     adjudication = AdjudicationSerializer(read_only=True, allow_null=True)
+    waiting_for = serializers.SerializerMethodField(help_text="The general expected to confirm or dispute.")
+    seconds_left = serializers.SerializerMethodField(
+        help_text="Seconds until the report counts by itself unless disputed (`confirm_by`).")
+    offer_disqualification = serializers.SerializerMethodField(
+        help_text="R68: set when this counted forfeit makes the general's forfeits reach the event's limit.")
 
     class Meta:
         model = Report
         fields = ["id", "battle", "reported_by", "kind", "winner", "condition", "forfeited_by", "player_1",
                   "status", "status_text", "status_reason", "dispute_turn", "answered_by", "has_replay",
-                  "adjudication", "created_at", "updated_at"]
+                  "adjudication", "waiting_for", "confirm_by", "seconds_left", "offer_disqualification",
+                  "created_at", "updated_at"]
 
     def get_has_replay(self, report) -> bool:
         return bool(report.replay)
+
+    @extend_schema_field(GeneralBriefSerializer(allow_null=True))
+    def get_waiting_for(self, report):
+        if not report.is_awaiting_opponent:
+            return None
+        opponent = rules.opponent_of_reporter(report)
+        return GeneralBriefSerializer(opponent).data if opponent else None
+
+    def get_seconds_left(self, report) -> int | None:
+        if report.confirm_by is None or not report.is_awaiting_opponent:
+            return None
+        return max(0, int((report.confirm_by - timezone.now()).total_seconds()))
+
+    @extend_schema_field(OfferSerializer(allow_null=True))
+    def get_offer_disqualification(self, report):
+        battle = report.battle
+        if report.status not in (Report.Status.CONFIRMED, Report.Status.OVERRIDDEN) \
+                or battle.kind != Battle.Kind.FORFEIT:
+            return None
+        return offer_body(forfeit_offer(battle.event, battle.forfeited_by))
+
+
+class NotificationSettingsSerializer(serializers.ModelSerializer):
+    """Which emails the user gets; every kind is on until they switch it off (`PATCH me/`)."""
+
+    class Meta:
+        model = NotificationSettings
+        fields = list(NotificationSettings.KINDS)
+
+
+class MeUpdateSerializer(serializers.Serializer):
+    notifications = NotificationSettingsSerializer(help_text="The kinds of email to switch on (true) or off.")
+
+
+class MeSerializer(serializers.Serializer):
+    username = serializers.CharField()
+    email = serializers.EmailField(allow_blank=True, help_text="Where notifications go; empty: none are sent.")
+    notifications = NotificationSettingsSerializer(help_text="Which emails you get.")
+    may_create_events = serializers.BooleanField(help_text="Granted the organizer role by site staff.")
+    general = GeneralSerializer(allow_null=True)
+    awaiting_my_confirmation = ReportSerializer(many=True, help_text="Opponents' reports waiting for you.")
+    my_open_reports = ReportSerializer(many=True, help_text="Your reports not decided yet.")
+    invitations = InvitationSerializer(many=True, help_text="Pending invitations for your general.")
+    organizing = serializers.ListField(child=serializers.CharField(), help_text="Slugs of events you organize.")
+
+
+@extend_schema_field({"$ref": "#/components/schemas/Replay"})
+class ReplayField(serializers.JSONField):
+    """A replay log (the `Replay` component of the schema, see api/replay_schema.py)."""
 
 
 class ReportInputSerializer(serializers.Serializer):
@@ -268,8 +537,14 @@ class ReportInputSerializer(serializers.Serializer):
     forfeited_by = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
                                                       allow_null=True)
     player_1 = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False, allow_null=True)
-    replay = serializers.JSONField(required=False, help_text="The replay log: a JSON object, or a file upload "
-                                   "(multipart) named `replay`.")
+    replay = ReplayField(required=False, help_text="The replay log: a JSON object, or a file upload "
+                         "(multipart) named `replay`.")
+
+
+class ReportUploadSerializer(ReportInputSerializer):
+    """The same report as a multipart form, with the replay log as a file."""
+
+    replay = serializers.FileField(required=False, help_text="The replay log (JSON, at most 1 MiB).")
 
 
 class DisputeInputSerializer(serializers.Serializer):

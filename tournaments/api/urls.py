@@ -9,7 +9,9 @@ router.register("battles", views.BattleViewSet, basename="battle")
 router.register("generals", views.GeneralViewSet, basename="general")
 router.register("seasons", views.SeasonViewSet, basename="season")
 router.register("reports", views.ReportViewSet, basename="report")
+router.register("invitations", views.InvitationViewSet, basename="invitation")
 
 # The scoreboard's hot path comes first; it hands everything it does not answer to the router's action.
 urlpatterns = [path("events/<slug:slug>/scoreboard/", scoreboard.scoreboard, name="event-scoreboard-poll"),
+               path("me/", views.MeView.as_view(), name="me"),
                *router.urls]

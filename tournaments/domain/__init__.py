@@ -24,6 +24,7 @@ from tournaments.domain.standings import (
     Metric,
     StandingRow,
     compute_standings,
+    decide_champion,
     decide_place,
     general_order,
     rank_tallies,
@@ -34,6 +35,6 @@ __all__ = [
     "DEFAULT_FORFEIT_AWARD", "METRICS_BY_KEY", "OPP_FOR_CONDITION", "TIEBREAKERS", "VICTORY_CONDITIONS",
     "BattleResult", "Conflict", "Decision", "DomainError", "ForfeitAward", "Kind", "Metric", "NotAllowed",
     "Outcome", "Pairing", "PlayoffState", "StandingRow", "assign_random", "assign_snake", "check_partition", "compute_standings",
-    "decide_place", "general_order", "next_playoff_pairings", "opp_awards", "possible_partitions", "round_robin",
+    "decide_champion", "decide_place", "general_order", "next_playoff_pairings", "opp_awards", "possible_partitions", "round_robin",
     "validate_manual",
 ]

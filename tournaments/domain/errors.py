@@ -12,6 +12,8 @@ class DomainError(Exception):
     `field` names the input the refusal concerns (for forms and API error bodies), when there is one.
     """
 
+    extra: dict | None = None  # more for the API body, e.g. the existing generals of the same name
+
     def __init__(self, message: str, *, field: str | None = None):
         super().__init__(message)
         self.field = field

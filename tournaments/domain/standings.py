@@ -10,7 +10,7 @@ so adding a metric is one entry here and one counter in `_tally`.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tournaments.domain.errors import DomainError
 from tournaments.domain.opp import DEFAULT_FORFEIT_AWARD, ForfeitAward, opp_awards
@@ -186,3 +186,15 @@ def decide_place(rows: Sequence[StandingRow], place: int = 1) -> Decision:
     if len(tied) == 1:
         return Decision(decided=tied[0])
     return Decision(decided=None, tied=tied)
+
+
+def decide_champion(rows: Sequence[StandingRow], counted: Collection[str] | None = None) -> Decision:
+    """`decide_place(rows, 1)` for the place that crowns (a season's champion, a tournament's Victor).
+    R112: a champion needs at least one counted battle, so generals with none are passed over like
+    disqualified ones; when nobody has one, nobody is decided and nobody is tied. `counted` names the
+    generals with a counted battle when that is wider than the table (a tournament's earlier stages);
+    by default a row's own battles played (R72) count."""
+    def has_counted(row):
+        return row.played > 0 or (counted is not None and row.general in counted)
+
+    return decide_place([row if has_counted(row) else replace(row, disqualified=True) for row in rows], 1)

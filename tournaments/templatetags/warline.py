@@ -7,3 +7,69 @@ register = template.Library()
 def figure(row, key):
     """A standings row's tie-break figure by its registry key."""
     return row.figure(key)
+
+
+@register.filter
+def get_item(mapping, key):
+    """A dict's value by key, None when absent."""
+    return mapping.get(key) if hasattr(mapping, "get") else None
+
+
+@register.filter
+def schedule_state(battle):
+    """An undecided battle's state in a public schedule ("disputed: an organizer decides")."""
+    from tournaments.queries import schedule_state as state
+
+    return state(battle)
+
+
+@register.filter
+def report_status_for(report, user):
+    """A report's status as the signed-in general reads it: "Waiting for your confirmation" to the
+    one who must confirm, "Waiting for <opponent>'s confirmation" to the one who reported."""
+    if report.is_awaiting_opponent and getattr(user, "pk", None) is not None:
+        checked = "Checked by the engine, w" if report.status == "checked" else "W"
+        if report.reported_by_id != user.pk:
+            return f"{checked}aiting for your confirmation"
+        from tournaments import rules
+
+        opponent = rules.opponent_of_reporter(report)
+        if opponent is not None:
+            return f"{checked}aiting for {opponent.name}'s confirmation"
+    return report.get_status_display()
+
+
+def _audit_value(value):
+    """An audit trail value in words: lists joined, yes/no for flags, a dash for nothing."""
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_audit_value(item) for item in value) or "—"
+    if isinstance(value, dict):
+        return "; ".join(f"{_audit_label(key)}: {_audit_value(item)}" for key, item in value.items()) or "—"
+    return str(value)
+
+
+def _audit_label(key):
+    words = str(key).replace("_", " ").split()
+    words = ["OPP" if word.lower() == "opp" else word for word in words]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+@register.filter
+def audit_changes(entry):
+    """An audit entry's before and after as [{label, before, after}], field by field in the order
+    the services wrote them; `before` or `after` is None where the entry has no such side."""
+    before, after = entry.before, entry.after
+    if before is not None and not isinstance(before, dict):
+        before = {"value": before}
+    if after is not None and not isinstance(after, dict):
+        after = {"value": after}
+    before, after = before or {}, after or {}
+    keys = list(before) + [key for key in after if key not in before]
+    return [{"label": _audit_label(key),
+             "before": _audit_value(before[key]) if key in before else None,
+             "after": _audit_value(after[key]) if key in after else None} for key in keys]

@@ -1,5 +1,6 @@
 """Re-runs every stored replay through the workers (e.g. after an engine release) and lists every
 verdict that changed. Results are not changed: an organizer decides what a changed verdict means."""
+import json
 import sys
 import time
 
@@ -7,6 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Adjudication, Event, Report
 from tournaments.tasks import readjudicate
+from tournaments.verdicts import map_generals
 
 
 class Command(BaseCommand):
@@ -46,8 +48,10 @@ class Command(BaseCommand):
         for item in changed:
             report = Report.objects.select_related("battle__event", "battle__general_a", "battle__general_b").get(
                 pk=item["report"])
+            names = _side_names(report)
             self.stdout.write(f"CHANGED {report.battle.event.slug} battle {report.battle.pk} "
-                              f"({report.battle}): {_summary(item['before'])} -> {_summary(item['after'])}")
+                              f"({report.battle}): {_summary(item['before'], names)} -> "
+                              f"{_summary(item['after'], names)}")
         for pk in failed:
             self.stdout.write(f"FAILED adjudication {pk}: {results[pk]}")
         self.stdout.write(f"{len(ids)} replays re-adjudicated, {len(changed)} verdict(s) changed, "
@@ -65,7 +69,18 @@ class Command(BaseCommand):
             self.stdout.write(line.strip())
 
 
-def _summary(verdict):
+def _side_names(report):
+    """{"p1": name, "p2": name} as the replay maps its sides to the battle's generals (R73)."""
+    try:
+        document = json.loads(report.replay)
+    except (ValueError, RecursionError):
+        return {}
+    mapped, _problem = map_generals(document, report.battle) if isinstance(document, dict) else (None, None)
+    return {side: general.name for side, general in mapped.items()} if mapped else {}
+
+
+def _summary(verdict, names=None):
+    names = names or {}
     if not verdict:
         return "none"
     if not verdict.get("valid"):
@@ -73,5 +88,5 @@ def _summary(verdict):
         return f"invalid ({error.get('code')} at turn {error.get('turn')})"
     parts = [verdict.get("outcome")]
     if verdict.get("winner"):
-        parts.append(f"{verdict['winner']} by {verdict.get('condition')}")
+        parts.append(f"{names.get(verdict['winner'], verdict['winner'])} by {verdict.get('condition')}")
     return " ".join(str(p) for p in parts)

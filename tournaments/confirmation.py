@@ -1,0 +1,98 @@
+"""Automatic confirmation: a general's report counts by itself once the event's confirmation window
+passes with no dispute from the opponent (R75).
+
+It runs three ways, so the embedded default without a worker gets there too: the periodic job
+(`confirm_expired_reports`, Celery beat, every minute in production), the next page or API request
+touching the event (`sweep`), and `manage.py confirm_expired`.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from celery import shared_task
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.domain import DomainError
+from tournaments.models import Report
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AutoConfirmed:
+    report: Report
+    offer_disqualification: object = None  # R68: the General whose forfeits reached the limit
+
+
+def expired_reports(now=None, event=None):
+    reports = Report.objects.filter(status__in=Report.AWAITING_STATUSES, confirm_by__lte=now or timezone.now())
+    if event is not None:
+        reports = reports.filter(battle__event=event)
+    return reports.order_by("confirm_by", "pk")
+
+
+def confirm_expired(now=None, event=None):
+    """Confirms every report whose window has passed (`now` may be given, e.g. by tests); returns
+    what it confirmed, each with its R68 offer if any. A report that cannot be recorded any more
+    (e.g. its event is complete) is left for the organizer and logged."""
+    from tournaments import reporting
+
+    now = now or timezone.now()
+    confirmed = []
+    for pk in list(expired_reports(now, event).values_list("pk", flat=True)):
+        try:
+            with transaction.atomic():
+                report = reporting.locked_report(pk)
+                if not report.is_awaiting_opponent or report.confirm_by is None or report.confirm_by > now:
+                    continue  # answered meanwhile
+                opponent = reporting.opponent_of_reporter(report)
+                who = opponent.name if opponent else "The opponent"
+                recorded = reporting.apply_report(
+                    report, None, Report.Status.CONFIRMED,
+                    f"Confirmed automatically: {who} did not confirm or dispute it within "
+                    f"{window_text(report.battle.event.confirmation_minutes)}.")
+                confirmed.append(AutoConfirmed(report, recorded.offer_disqualification))
+        except DomainError as refusal:
+            logger.warning("report %s not confirmed automatically: %s", pk, refusal)
+    return confirmed
+
+
+def sweep(event):
+    """Called by requests that show the event's results: cheap when nothing has expired."""
+    if expired_reports(event=event).exists():
+        return confirm_expired(event=event)
+    return []
+
+
+def window_text(minutes):
+    if minutes % (24 * 60) == 0:
+        days = minutes // (24 * 60)
+        return f"{days} day{'s' if days != 1 else ''}"
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+
+
+@shared_task(name="tournaments.confirm_expired_reports", ignore_result=True)
+def confirm_expired_reports():
+    return len(confirm_expired())
+
+
+@transaction.atomic
+def set_window(event, minutes, *, actor):
+    """The organizer changes the event's confirmation window; reports already waiting keep theirs."""
+    from tournaments import rules, services
+
+    rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    if not isinstance(minutes, int) or not 1 <= minutes <= 60 * 24 * 30:
+        raise DomainError("The confirmation window is between 1 minute and 30 days (43200 minutes).",
+                          field="confirmation_minutes")
+    before = event.confirmation_minutes
+    event.confirmation_minutes = minutes
+    event.save(update_fields=["confirmation_minutes", "updated_at"])
+    services.audit(event, actor, "confirmation window changed", event.name,
+                   before={"minutes": before}, after={"minutes": minutes})
+    return event

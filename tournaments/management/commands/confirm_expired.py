@@ -1,0 +1,17 @@
+from django.core.management.base import BaseCommand
+
+from tournaments.confirmation import confirm_expired
+
+
+class Command(BaseCommand):
+    help = ("Confirms every report whose confirmation window has passed without a dispute (what the "
+            "periodic job does; run it from cron where no Celery beat runs).")
+
+    def handle(self, *args, **options):
+        confirmed = confirm_expired()
+        for item in confirmed:
+            self.stdout.write(f"confirmed report {item.report.pk}: {item.report.battle}")
+            if item.offer_disqualification:
+                self.stdout.write(f"  {item.offer_disqualification.name} has reached the forfeit limit: "
+                                  "disqualification may be offered (R68).")
+        self.stdout.write(f"{len(confirmed)} report(s) confirmed.")

@@ -1,0 +1,79 @@
+"""What a player does for themselves: claim the general an organizer created for them, join an
+event (self-registration), withdraw, answer invitations. Every step is a `membership` or
+`services` call that checks `tournaments.rules` again."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments import membership, rules, services
+from tournaments.domain import Conflict, DomainError
+from tournaments.forms import ClaimForm
+from tournaments.models import Invitation
+from tournaments.views import event_detail, visible_events
+
+
+@login_required
+def claim_general(request, code=""):
+    form = ClaimForm(request.POST or None, initial={"code": code})
+    if request.method == "POST" and form.is_valid():
+        try:
+            general = membership.claim(request.user, form.cleaned_data["code"])
+        except DomainError as error:
+            form.add_error("code" if error.field == "code" else None, str(error))
+        else:
+            messages.success(request, f"{general.name} is your general now.")
+            return redirect("my-battles")
+    return render(request, "tournaments/claim.html", {"form": form, "me": rules.general_of(request.user)})
+
+
+@login_required
+@require_POST
+def join_event(request, slug):
+    event = get_object_or_404(visible_events(request), slug=slug)
+    try:
+        registration = membership.join(event, request.user, name=request.POST.get("name", "").strip() or None,
+                                       create_new=request.POST.get("create_new") == "1")
+    except membership.SameName as error:
+        messages.warning(request, f"{error} If one of them is yours, claim it with the organizer's code; "
+                                  "otherwise tick “a different general” and join again.")
+    except Conflict as error:  # e.g. registration is closed (R78): 409, the event page with the sentence
+        messages.error(request, str(error))
+        response = event_detail(request, slug)
+        response.status_code = 409
+        return response
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{registration.general.name} is registered for {event.name}.")
+    return redirect("event-detail", slug=slug)
+
+
+@login_required
+@require_POST
+def withdraw_from_event(request, slug):
+    event = get_object_or_404(visible_events(request), slug=slug)
+    general = rules.general_of(request.user)
+    try:
+        if general is None:
+            raise DomainError("You have no general to withdraw.")
+        services.withdraw(event, general, actor=request.user)
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{general.name} is withdrawn from {event.name}.")
+    return redirect("event-detail", slug=slug)
+
+
+@login_required
+@require_POST
+def answer_invitation(request, pk):
+    invitation = get_object_or_404(Invitation.objects.filter(general__user=request.user), pk=pk)
+    accept = request.POST.get("answer") == "accept"
+    try:
+        membership.answer_invitation(invitation, user=request.user, accept=accept)
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"You {'joined' if accept else 'declined'} {invitation.event.name}.")
+    return redirect("event-detail", slug=invitation.event.slug)

@@ -1,0 +1,419 @@
+"""A league season, from opening to its champion: a small state machine that moves on by itself.
+
+    open ──close──> closing ──(every battle decided)──> playoff ──(tie decided)──> closed
+      ^                │                                   │                          │
+      └────reopen──────┴───────────────────────────────────┴──(latest season only)───┘
+
+- open: members arrange battles and report them; the organizer schedules and removes battles.
+- closing: the organizer asked to close; battles still scheduled are recorded or removed first.
+- playoff: the top is tied after every tie-breaker; playoff battles decide it (R24, R70).
+- closed: the champion is named (or, R112, nobody could be). Nothing in it changes any more.
+
+`settle` is the one step that moves a closing season on. It runs after anything that can change the
+season's table: a result (organizer, confirmed report, override, correction), a disqualification,
+a removed battle. So a Stalemate playoff gets its replay at once, a correction that breaks a tie
+removes the playoff it no longer needs, and the deciding result names the champion.
+
+A season keeps what it held (R88): its members (`SeasonMember`, taken when it opens and when a
+member registers while it is open) and the disqualifications decided in it or before it. Its
+standings are computed from those, so later seasons never change a closed one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from tournaments import rules, services
+from tournaments.domain import Conflict, DomainError, decide_champion, next_playoff_pairings
+from tournaments.models import Battle, Disqualification, Event, General, Report, Season, SeasonMember
+
+PLAYOFF_RULE = "If the Playoff Battle outcome is Stalemate or Resolve, another Playoff Battle must occur"
+
+
+@dataclass
+class Settled:
+    """What a step did to the season: the playoffs it created, the champion it named."""
+
+    season: Season
+    champion: General | None = None
+    playoffs: list = field(default_factory=list)
+
+
+# --- what a season holds --------------------------------------------------------------------------
+
+def members_of(season):
+    return General.objects.filter(season_memberships__season=season)
+
+
+def disqualifications_of(season):
+    """Disqualifications that mark this season: decided in it or in an earlier one (R88)."""
+    return Disqualification.objects.filter(event_id=season.event_id).filter(
+        Q(season__isnull=True) | Q(season__number__lte=season.number))
+
+
+def season_standings(season):
+    """The season's table: its members as it held them, its battles, its disqualifications."""
+    return services.standings_table(season.event, members_of(season), season_id=season.pk,
+                                    disqualifications=disqualifications_of(season))
+
+
+def _locked(season):
+    return Season.objects.select_for_update(of=("self",)).select_related("event", "champion").get(pk=season.pk)
+
+
+def _move(season, state, *, actor, reason=None, **after):
+    """A transition, audited with the sentence of what the season waits for now (or the reason given)."""
+    before = season.state
+    season.state = state
+    season.save()
+    reason = waiting_for(season) if reason is None else reason
+    services.audit(season.event, actor, f"season {season.get_state_display().lower()}", season.name,
+                   before={"state": before}, after={"state": state, **after}, reason=reason)
+
+
+def _remove_playoffs(season, battles, *, actor, reason):
+    """Pending playoffs the tie no longer needs (a correction, a disqualification: R70), audited."""
+    for battle in battles:
+        services.audit(season.event, actor, "playoff removed", services.battle_subject(battle), reason=reason)
+        battle.delete()
+
+
+STALE_PLAYOFF = "The tie it was to decide has changed (R24, R70)."
+
+
+def _set_league_state(event, state):
+    Event.objects.filter(pk=event.pk).update(state=state, updated_at=timezone.now())
+    event.state = state
+
+
+def _require_organizer(actor, event):
+    """The season's steps are the organizers' (`actor=None`: the server's own use, e.g. the demo)."""
+    if actor is not None:
+        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+
+
+def refuse_if_closed(season, doing="change"):
+    if season.state == Season.State.CLOSED:
+        raise Conflict(f"{season.name} is closed: its battles, results and members can no longer {doing}.")
+
+
+# --- opening, closing, reopening ----------------------------------------------------------------
+
+@transaction.atomic
+def open_season(event, name, *, actor=None):
+    event = services._locked(event)
+    _require_organizer(actor, event)
+    if event.kind != Event.Kind.LEAGUE:
+        raise DomainError(f"{event.name} is a tournament: seasons belong to leagues.")
+    current = event.current_season()
+    if current is not None:
+        raise Conflict(f"{event.name} has a season in play ({current.name}, {current.get_state_display().lower()}): "
+                       f"it must be closed before the next opens. {waiting_for(current)}")
+    number = (event.seasons.aggregate(n=Max("number"))["n"] or 0) + 1
+    season = Season.objects.create(event=event, number=number, name=(name or "").strip() or f"Season {number}")
+    disqualified = event.disqualifications.values_list("general_id", flat=True)
+    members = services.active_registrations(event).exclude(general_id__in=disqualified)
+    SeasonMember.objects.bulk_create(SeasonMember(season=season, general_id=r.general_id) for r in members)
+    _set_league_state(event, Event.State.IN_SEASON)
+    services.audit(event, actor, "season opened", season.name, after={"members": members.count()})
+    return season
+
+
+@transaction.atomic
+def close_season(season, *, actor=None):
+    """The organizer closes the season: it stops taking battles and moves on by itself from here."""
+    services._locked(season.event)
+    _require_organizer(actor, season.event)
+    season = _locked(season)
+    if season.state != Season.State.OPEN:
+        refuse_if_closed(season, "close again")
+        raise Conflict(f"{season.name} is closing already. {waiting_for(season)}")
+    _move(season, Season.State.CLOSING, actor=actor)
+    return settle(season, actor=actor)
+
+
+@transaction.atomic
+def reopen_season(season, *, actor=None, reason=""):
+    """Back to open, with a reason: pending playoffs are removed (the tie is decided again at the next
+    close). A closed season reopens only while it is the league's latest."""
+    if not reason.strip():
+        raise DomainError("Say why the season reopens; the reason is kept in the audit trail.", field="reason")
+    event = services._locked(season.event)
+    _require_organizer(actor, event)
+    season = _locked(season)
+    if season.state == Season.State.OPEN:
+        raise Conflict(f"{season.name} is open already.")
+    if season.state == Season.State.CLOSED and event.seasons.filter(number__gt=season.number).exists():
+        raise Conflict(f"{season.name} is closed and a later season has opened: it stays as it closed.")
+    before_champion = season.champion.name if season.champion_id else None
+    _remove_playoffs(season, season.battles.filter(playoff=True, kind=""), actor=actor,
+                     reason=f"{season.name} reopens: {reason.strip()}")
+    season.champion = None
+    _move(season, Season.State.OPEN, actor=actor, reason=reason.strip(), champion_before=before_champion)
+    _set_league_state(event, Event.State.IN_SEASON)
+    return season
+
+
+# --- the state machine ------------------------------------------------------------------------------
+
+def settle(season, *, actor=None):
+    """Moves a closing season as far as its results allow. Call with the event locked."""
+    outcome = Settled(season=season)
+    if season.state not in (Season.State.CLOSING, Season.State.PLAYOFF):
+        return outcome
+    if season.battles.filter(playoff=False, kind="").exists():
+        _remove_playoffs(season, season.battles.filter(playoff=True, kind=""), actor=actor, reason=STALE_PLAYOFF)
+        if season.state != Season.State.CLOSING:
+            _move(season, Season.State.CLOSING, actor=actor)
+        return outcome
+    table = season_standings(season)
+    decision = decide_champion(table.rows)
+    if decision.decided is not None:
+        _close(season, table.generals[decision.decided], actor=actor)
+        outcome.champion = season.champion
+        return outcome
+    if not decision.tied:
+        _close(season, None, actor=actor)
+        return outcome
+
+    tied = list(decision.tied)
+    playoffs = list(season.battles.filter(playoff=True).select_related("general_a", "general_b"))
+    results = [services.battle_result(b) for b in playoffs if b.kind and {str(b.general_a_id), str(b.general_b_id)}
+               <= set(tied)]
+    state = next_playoff_pairings(tied, results)
+    wanted = {frozenset(pair) for pair in state.pending}
+    undecided = {}
+    for battle in playoffs:
+        pair = frozenset((str(battle.general_a_id), str(battle.general_b_id)))
+        if battle.kind:
+            continue
+        if pair in wanted and pair not in undecided:
+            undecided[pair] = battle
+        else:  # no longer part of the tie (a correction, a disqualification): R70
+            _remove_playoffs(season, [battle], actor=actor, reason=STALE_PLAYOFF)
+    for first, second in state.pending:
+        if frozenset((first, second)) not in undecided:
+            battle = _create_playoff(season, table.generals[first], table.generals[second])
+            outcome.playoffs.append(battle)
+            services.audit(season.event, actor, "playoff scheduled", services.battle_subject(battle),
+                           reason="Tied at the top after every tie-breaker (R24).")
+    if state.winner is not None:
+        _close(season, table.generals[state.winner], actor=actor)
+        outcome.champion = season.champion
+    elif season.state != Season.State.PLAYOFF:
+        _move(season, Season.State.PLAYOFF, actor=actor, playoffs=[services.battle_subject(b) for b in outcome.playoffs])
+    return outcome
+
+
+def _create_playoff(season, first, second):
+    number = (season.battles.filter(playoff=True).aggregate(n=Max("number"))["n"] or 0) + 1
+    return Battle.objects.create(event=season.event, season=season, playoff=True, round=1, number=number,
+                                 general_a=first, general_b=second)
+
+
+def _close(season, champion, *, actor):
+    season.champion = champion
+    _remove_playoffs(season, season.battles.filter(playoff=True, kind=""), actor=actor, reason=STALE_PLAYOFF)
+    _move(season, Season.State.CLOSED, actor=actor, champion=champion.name if champion else None)
+    # A report still open on a battle of the season can never be decided now: say so, keep it.
+    Report.objects.filter(battle__season=season, status__in=Report.OPEN_STATUSES).update(
+        status=Report.Status.SUPERSEDED, status_reason=f"{season.name} closed before this report was decided.",
+        updated_at=timezone.now())
+    event = season.event
+    if not event.seasons.exclude(pk=season.pk).exclude(state=Season.State.CLOSED).exists():
+        _set_league_state(event, Event.State.OFF_SEASON)
+
+
+# --- hooks for the services ---------------------------------------------------------------------------
+
+def after_result_changed(battle, *, actor=None):
+    """Any path that records or corrects a result of a season's battle ends here."""
+    if not battle.season_id:
+        return None
+    return settle(_locked(battle.season), actor=actor)
+
+
+def after_disqualification(event, *, actor=None):
+    season = event.current_season()
+    return settle(_locked(season), actor=actor) if season is not None else None
+
+
+def season_for_disqualification(event):
+    """The season a league's disqualification belongs to: the one in play (closed ones never change)."""
+    if event.kind != Event.Kind.LEAGUE:
+        return None
+    season = event.current_season()
+    if season is None:
+        raise Conflict(f"Every season of {event.name} is closed: a disqualification would change a closed "
+                       "season. Open the next season first.")
+    return season
+
+
+def refuse_report(battle):
+    """A player's report is refused on a closed season's battle and on a decided playoff (R24)."""
+    if battle.season_id:
+        refuse_if_closed(battle.season, "be reported")
+    if battle.playoff and battle.kind:
+        raise Conflict(f"This playoff battle is decided ({battle.outcome_text()}). \"{PLAYOFF_RULE}\": a "
+                       "Stalemate or Resolve gets its next playoff battle by itself; an organizer corrects a "
+                       "decided playoff with a reason.")
+
+
+def after_registered(event, general):
+    """A member who registers while a season is open plays in it; a closing or closed one is untouched."""
+    season = event.season_taking_battles() if event.kind == Event.Kind.LEAGUE else None
+    if season is not None:
+        SeasonMember.objects.get_or_create(season=season, general=general)
+
+
+def before_withdrawal(event, general):
+    """A withdrawal never rewrites a season: refused while the member has battles to play or the season
+    decides its champion; a member who played stays in the season's table."""
+    if event.kind != Event.Kind.LEAGUE:
+        return
+    season = event.current_season()
+    if season is None or not season.memberships.filter(general=general).exists():
+        return
+    mine = season.battles.filter(Q(general_a=general) | Q(general_b=general))
+    if season.state != Season.State.OPEN:
+        raise Conflict(f"{season.name} is deciding its champion: {general.name} can withdraw once it is closed.")
+    if mine.filter(kind="").exists():
+        raise Conflict(f"{general.name} has battles of {season.name} still to play: record or remove them "
+                       "before the withdrawal.")
+    if not mine.exists():
+        season.memberships.filter(general=general).delete()
+
+
+def check_pair_limit(season, general_a, general_b):
+    """R111 as R89 counts: scheduled and decided regular battles of the pair; playoffs do not count."""
+    limit = season.event.pair_battles_per_season
+    met = season.battles.filter(playoff=False).filter(
+        Q(general_a=general_a, general_b=general_b) | Q(general_a=general_b, general_b=general_a)).count()
+    if met >= limit:
+        raise Conflict(f"{general_a.name} and {general_b.name} have {met} battle{'s' if met != 1 else ''} in "
+                       f"{season.name} already; {season.event.name} allows {limit} per pair in a season (R111).",
+                       field="general_b")
+
+
+# --- battles -----------------------------------------------------------------------------------------
+
+@transaction.atomic
+def schedule_battle(season, general_a, general_b, *, actor=None):
+    """An organizer schedules a battle between two members (`actor=None`: the server's own use)."""
+    _require_organizer(actor, season.event)
+    return _schedule(season, general_a, general_b, actor=actor)
+
+
+def _schedule(season, general_a, general_b, *, actor):
+    """Schedules the battle for `schedule_battle` and for a member's `report_arranged_battle`."""
+    event = services._locked(season.event)
+    season = _locked(season)
+    if season.state != Season.State.OPEN:
+        refuse_if_closed(season, "change")
+        raise Conflict(f"{season.name} is closing and takes no new battles. {waiting_for(season)}")
+    if general_a.pk == general_b.pk:
+        raise DomainError("A battle needs two different generals.", field="general_b")
+    members = set(season.memberships.values_list("general_id", flat=True))
+    active = set(services.active_registrations(event).values_list("general_id", flat=True))
+    for general in (general_a, general_b):
+        if general.pk not in members or general.pk not in active:
+            raise DomainError(f"{general.name} is not a member of {event.name} in {season.name}.", field="general")
+        if event.disqualifications.filter(general=general).exists():
+            raise Conflict(f"{general.name} is disqualified from {event.name}.", field="general")
+    check_pair_limit(season, general_a, general_b)
+    number = (season.battles.filter(playoff=False).aggregate(n=Max("number"))["n"] or 0) + 1
+    battle = Battle.objects.create(event=event, season=season, round=1, number=number,
+                                   general_a=general_a, general_b=general_b)
+    services.audit(event, actor, "battle scheduled", services.battle_subject(battle))
+    return battle
+
+
+@transaction.atomic
+def record_arranged_battle(season, general_a, general_b, *, actor=None, **result):
+    """An organizer records a battle the members arranged: scheduled and decided in one step."""
+    _require_organizer(actor, season.event)
+    battle = _schedule(season, general_a, general_b, actor=actor)
+    return services.record_result(battle, actor=actor, **result)
+
+
+@transaction.atomic
+def report_arranged_battle(season, *, user, me, opponent, **report):
+    """A member reports a battle they arranged: scheduled and reported in one step through the same
+    submission as any report (reporting.submit_report), so a refused report leaves no battle."""
+    from tournaments import reporting
+
+    if me is None:
+        raise DomainError(f"Only members of {season.event.name} report league battles; your account has no "
+                          "general.", field="general")
+    if opponent is None:
+        raise DomainError("Name your opponent.", field="opponent")
+    if season.event.disqualifications.filter(general=me).exists():
+        raise Conflict(f"{me.name} is disqualified from {season.event.name} and reports no more battles (R23).")
+    rules.require(rules.may_report_arranged(user, season), rules.not_a_member(season))
+    battle = _schedule(season, me, opponent, actor=user)
+    return reporting.submit_report(battle, user=user, **report)
+
+
+@transaction.atomic
+def remove_battle(battle, *, actor=None, reason=""):
+    """An organizer removes a scheduled league battle nobody has reported or decided."""
+    event = services._locked(battle.event)
+    _require_organizer(actor, event)
+    battle = Battle.objects.select_for_update(of=("self",)).select_related(
+        "season", "general_a", "general_b").get(pk=battle.pk)
+    if not battle.season_id:
+        raise Conflict("A tournament battle follows its group's round robin and cannot be removed.")
+    if battle.playoff:
+        raise Conflict("A playoff battle is scheduled by the season itself (R24); it goes when the tie changes.")
+    season = _locked(battle.season)
+    refuse_if_closed(season, "change")
+    if battle.kind:
+        raise Conflict("This battle has a result; an organizer corrects it with a reason instead.")
+    if battle.reports.exists():
+        raise Conflict("This battle has a report: confirm, dispute or override it instead of removing the battle.")
+    subject = services.battle_subject(battle)
+    battle.delete()
+    services.audit(event, actor, "battle removed", subject, reason=reason.strip())
+    return settle(season, actor=actor)
+
+
+# --- what a season waits for -----------------------------------------------------------------------
+
+def _names(generals):
+    names = [g.name for g in generals]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def waiting_for(season):
+    """One sentence: what the season is doing and what it waits for."""
+    if season.state == Season.State.OPEN:
+        return (f"{season.name} is open: members report the battles they arrange (at most "
+                f"{season.event.pair_battles_per_season} per pair, R111); the organizer closes it.")
+    if season.state == Season.State.CLOSING:
+        count = season.battles.filter(playoff=False, kind="").count()
+        return (f"{season.name} is closing: {count} scheduled battle{'s' if count != 1 else ''} still to record "
+                "or remove before the champion is decided.")
+    if season.state == Season.State.PLAYOFF:
+        pending = list(season.battles.filter(playoff=True, kind="").select_related("general_a", "general_b"))
+        table = season_standings(season)
+        tied = [table.generals[key] for key in decide_champion(table.rows).tied]
+        playing = {g.pk for b in pending for g in b.generals()}
+        lost = {b.opponent_of(b.winner).pk for b in season.battles.filter(playoff=True).exclude(winner=None)
+                .select_related("general_a", "general_b", "winner")}
+        byes = [g for g in tied if g.pk not in playing and g.pk not in lost]
+        sentence = (f"{season.name} is in its playoff: {_names(tied)} are tied at the top after every tie-breaker "
+                    f"(R24); {'; '.join(f'{b.general_a.name} v {b.general_b.name}' for b in pending)} "
+                    f"decide{'s' if len(pending) == 1 else ''} next")
+        if byes:
+            sentence += f"; {_names(byes)} {'has a bye' if len(byes) == 1 else 'have byes'} to the next round (R70)"
+        return sentence + "."
+    if season.champion_id:
+        return f"{season.name} is closed: {season.champion.name} is the champion."
+    if not season.battles.filter(playoff=False).exclude(kind=Battle.Kind.UNPLAYED_DQ).exclude(kind="").exists():
+        return f"{season.name} closed with no counted battle, so it has no champion (R112)."
+    return (f"{season.name} is closed with no champion: no member who played a counted battle could win "
+            "(R23, R112).")
+
