@@ -1,19 +1,25 @@
-// Draws a WARLINE battlefield as SVG from the frames the server computed with the rules engine,
-// and steps through them with buttons, the arrow keys and a slider.
+// Draws a WARLINE battlefield as SVG from the frames the server computed with the rules engine
+// (terrain, ramparts, stacks, facings), lists the moves in words, and steps through them with the
+// named buttons, the arrow keys, the slider or a click in the move list.
 (function () {
   "use strict";
   const data = JSON.parse(document.getElementById("replay-data").textContent);
+  if (!data.board || data.frames.length === 0) { return; }
   const svg = document.getElementById("battlefield");
   const slider = document.getElementById("turn-slider");
-  const label = document.getElementById("turn-label");
-  const sides = document.getElementById("sides");
   const NS = "http://www.w3.org/2000/svg";
-  const CELL = 64;
+  const CELL = 64, LEFT = 22, BOTTOM = 22, LABEL_ROOM = 14;
   const TOKEN_MARK = { vigor: "V", stun: "St", sacrifice: "Sa" };
   const ARROW = { N: [0, -1], S: [0, 1], E: [1, 0], W: [-1, 0] };
-  if (!data.board || data.frames.length === 0) { return; }
+  const FACING_WORDS = { N: "north", E: "east", S: "south", W: "west" };
+  const TERRAIN_MARK = {
+    mountain: "Mtn", hills: "Hil", valley: "Val", forest: "For", marsh: "Msh", waterbody: "Wat",
+    chasm: "Chm", ice: "Ice", crag: "Crg", cliffside: "Clf", populace: "Pop", stronghold: "Str",
+  };
   const width = data.board.width, height = data.board.height;
-  svg.setAttribute("viewBox", `0 0 ${width * CELL + 24} ${height * CELL + 24}`);
+  const last = data.frames.length - 1;
+  const names = { p1: data.generals.p1.name, p2: data.generals.p2.name };
+  svg.setAttribute("viewBox", `0 0 ${LEFT + width * CELL + 2} ${height * CELL + BOTTOM}`);
 
   function el(name, attrs, text) {
     const node = document.createElementNS(NS, name);
@@ -21,81 +27,265 @@
     if (text !== undefined) { node.textContent = text; }
     return node;
   }
+  function html(name, attrs, text) {
+    const node = document.createElement(name);
+    for (const [key, value] of Object.entries(attrs || {})) { node.setAttribute(key, value); }
+    if (text !== undefined) { node.textContent = text; }
+    return node;
+  }
+  function zoneName(column, row) { return String.fromCharCode(97 + column) + row; }
   function position(zone) {  // row 1 (Player-1's home) at the bottom
     const column = zone.charCodeAt(0) - 97, row = parseInt(zone.slice(1), 10);
-    return [24 + column * CELL, (height - row) * CELL];
+    return [LEFT + column * CELL, (height - row) * CELL];
+  }
+  function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }  // stacks stay short
+  function stepTitle(index) {
+    const frame = data.frames[index];
+    return frame.turn === 0 ? "Battle Formation" : `Turn ${frame.turn} · ${names[frame.by]}`;
   }
 
-  function draw(index) {
-    const frame = data.frames[index];
-    svg.replaceChildren();
+  // ---- The board --------------------------------------------------------------------------------
+  function drawGround(frame) {
     for (let c = 0; c < width; c++) {
-      svg.appendChild(el("text", { x: 24 + c * CELL + CELL / 2, y: height * CELL + 18, class: "coord" },
+      svg.appendChild(el("text", { x: LEFT + c * CELL + CELL / 2, y: height * CELL + 16, class: "coord" },
         String.fromCharCode(97 + c)));
     }
     for (let r = 1; r <= height; r++) {
-      svg.appendChild(el("text", { x: 10, y: (height - r) * CELL + CELL / 2 + 4, class: "coord" }, String(r)));
+      svg.appendChild(el("text", { x: LEFT / 2, y: (height - r) * CELL + CELL / 2 + 5, class: "coord" }, String(r)));
       for (let c = 0; c < width; c++) {
-        const zone = String.fromCharCode(97 + c) + r;
-        const [x, y] = position(zone);
-        svg.appendChild(el("rect", { x, y, width: CELL, height: CELL, class: "zone" }));
+        const zone = zoneName(c, r), [x, y] = position(zone);
+        const kind = frame.terrain[zone];
+        const rect = el("rect", { x, y, width: CELL, height: CELL, class: `zone terrain-${kind || "flatland"}` });
+        rect.appendChild(el("title", {}, `${zone}: ${kind || "flatland"}`));
+        svg.appendChild(rect);
+        const holder = kind && data.board.control[zone];
+        if (holder) { svg.appendChild(el("rect", { x, y, width: CELL, height: 5, class: `control ${holder}` })); }
       }
     }
-    for (const [zone, content] of Object.entries(frame.zones)) {
-      const [x, y] = position(zone);
-      if (content.rampart) {
-        svg.appendChild(el("rect", { x: x + 3, y: y + 3, width: CELL - 6, height: CELL - 6,
-          class: `rampart ${content.rampart}` }));
-      }
-      content.stack.forEach((ident, level) => {
-        const b = frame.battalions[ident];
-        const offset = level * 6;
-        const group = el("g", { class: `battalion ${b.general}`, transform: `translate(${x + offset},${y - offset})` });
-        group.appendChild(el("circle", { cx: CELL / 2, cy: CELL / 2, r: CELL / 2 - 10 }));
-        const [dx, dy] = ARROW[b.facing];
-        group.appendChild(el("line", { x1: CELL / 2, y1: CELL / 2, x2: CELL / 2 + dx * (CELL / 2 - 4),
-          y2: CELL / 2 + dy * (CELL / 2 - 4), class: "facing" }));
-        group.appendChild(el("text", { x: CELL / 2, y: CELL / 2 + 5, class: "arms" }, String(b.arms)));
-        group.appendChild(el("text", { x: CELL / 2, y: CELL - 4, class: "ident" }, ident));
-        if (b.tokens.length) {
-          group.appendChild(el("text", { x: 4, y: 12, class: "token" },
-            b.tokens.map((t) => TOKEN_MARK[t] || t).join(" ")));
-        }
-        const title = el("title", {}, `${ident}: Arms ${b.arms}, facing ${b.facing}` +
-          (b.tokens.length ? `, ${b.tokens.join(", ")}` : ""));
-        group.appendChild(title);
-        svg.appendChild(group);
-      });
-    }
-    const lines = [];
-    for (const side of ["p1", "p2"]) {
-      const enemy = side === "p1" ? "p2" : "p1";
-      const held = Object.entries(frame.battalions).filter(([, b]) => b.general === enemy && b.place === "prison");
-      const dead = Object.entries(frame.battalions).filter(([, b]) => b.general === enemy && b.place === "graveyard");
-      const name = data.generals[side] ? data.generals[side].name : side;
-      lines.push(`${name} (${side}) — prison: ${held.map(([i, b]) => `${i} (${b.arms})`).join(", ") || "empty"};` +
-        ` graveyard: ${dead.map(([i]) => i).join(", ") || "empty"}`);
-    }
-    sides.replaceChildren(...lines.map((text) => { const li = document.createElement("li"); li.textContent = text; return li; }));
-    label.textContent = frame.turn === 0 ? "After Battle Formation" : `After turn ${frame.turn}`;
-    slider.value = index;
-    const failing = document.getElementById("illegal-step");
-    if (failing) { failing.classList.toggle("current", index === data.frames.length - 1); }
   }
 
+  function drawRamparts(zone, content) {
+    if (!content.ramparts.length) { return; }
+    const [x, y] = position(zone);
+    const top = content.ramparts[content.ramparts.length - 1];
+    const rect = el("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, class: `rampart ${top}` });
+    rect.appendChild(el("title", {}, `Rampart of ${names[top]} on ${zone}` +
+      (content.ramparts.length > 1 ? ` (${content.ramparts.length} stacked)` : "")));
+    svg.appendChild(rect);
+    if (content.ramparts.length > 1) {
+      svg.appendChild(el("text", { x: x + CELL - 4, y: y + CELL - 4, class: "rampart-count" }, `×${content.ramparts.length}`));
+    }
+  }
+
+  function discLayout(count) {  // radius, Arms font size, and each centre, bottom of the stack first
+    // Each facing pointer reaches r + 7 beyond its centre: the lowest ones stop above the id label.
+    if (count === 1) { return { r: 17, font: 22, centres: [[CELL / 2 + 1, CELL - LABEL_ROOM - 24]] }; }
+    const r = count === 2 ? 14 : count === 3 ? 12 : 10;
+    const from = [r + 3, CELL - LABEL_ROOM - r - 7], to = [CELL - r - 3, r + 6];
+    const centres = [];
+    for (let i = 0; i < count; i++) {
+      const t = i / (count - 1);
+      centres.push([from[0] + (to[0] - from[0]) * t, from[1] + (to[1] - from[1]) * t]);
+    }
+    return { r, font: count <= 3 ? 17 : 13, centres };
+  }
+
+  function drawStack(frame, zone, stack) {
+    const [x, y] = position(zone);
+    const layout = discLayout(stack.length);
+    stack.forEach((ident, level) => {
+      const b = frame.battalions[ident];
+      const [cx, cy] = layout.centres[level];
+      const r = layout.r;
+      const group = el("g", { class: `battalion ${b.general}`, transform: `translate(${x},${y})` });
+      const [dx, dy] = ARROW[b.facing], [px, py] = [-dy, dx];
+      const tip = [cx + dx * (r + 7), cy + dy * (r + 7)], base = [cx + dx * (r - 3), cy + dy * (r - 3)];
+      group.appendChild(el("path", { class: "facing", d: `M${tip[0]} ${tip[1]} L${base[0] + px * 7} ${base[1] + py * 7} ` +
+        `L${base[0] - px * 7} ${base[1] - py * 7} Z` }));
+      group.appendChild(el("circle", { cx, cy, r }));
+      group.appendChild(el("text", { x: cx, y: cy + layout.font * 0.36, class: "arms", "font-size": layout.font }, String(b.arms)));
+      let where = `on ${zone}`;
+      if (stack.length > 1) { where = `${ordinal(level + 1)} of ${stack.length} from the bottom of the stack on ${zone}`; }
+      group.appendChild(el("title", {}, `${ident} (${names[b.general]}): Arms ${b.arms}, facing ${FACING_WORDS[b.facing]}, ${where}` +
+        (b.tokens.length ? `; ${b.tokens.join(", ")}` : "")));
+      svg.appendChild(group);
+    });
+    let label = stack.join("·");
+    if (label.length > 9) { label = `${stack[stack.length - 1]} +${stack.length - 1}`; }
+    const text = el("text", { x: x + CELL / 2, y: y + CELL - 4, class: "ident" }, label);
+    if (label.length > 6) {  // squeezed into the zone rather than spilling into the next one
+      text.setAttribute("textLength", CELL - 6);
+      text.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+    svg.appendChild(text);
+  }
+
+  function drawMarks(frame) {  // on top of the battalions and outlines, so that nothing hides them
+    for (const [zone, kind] of Object.entries(frame.terrain)) {
+      const [x, y] = position(zone);
+      svg.appendChild(el("text", { x: x + 5, y: y + 15, class: `terrain-mark terrain-mark-${kind}` }, TERRAIN_MARK[kind] || kind));
+    }
+    for (const [zone, content] of Object.entries(frame.zones)) {
+      const marks = content.stack.flatMap((ident) => frame.battalions[ident].tokens.map((t) => TOKEN_MARK[t] || t));
+      if (marks.length) {
+        const [x, y] = position(zone);
+        svg.appendChild(el("text", { x: x + CELL - 5, y: y + 15, class: "token" }, marks.join(" ")));
+      }
+    }
+  }
+
+  function drawChanged(frame) {
+    for (const zone of frame.changed) {
+      const [x, y] = position(zone);
+      svg.appendChild(el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "changed-halo" }));
+      svg.appendChild(el("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, class: "changed" }));
+    }
+  }
+
+  function draw(frame) {
+    const title = document.getElementById("battlefield-title");
+    svg.replaceChildren(title);
+    title.textContent = `The battlefield ${frame.turn === 0 ? "after Battle Formation" : `after turn ${frame.turn}`}`;
+    drawGround(frame);
+    for (const [zone, content] of Object.entries(frame.zones)) { drawRamparts(zone, content); }
+    for (const [zone, content] of Object.entries(frame.zones)) {
+      if (content.stack.length) { drawStack(frame, zone, content.stack); }
+    }
+    drawChanged(frame);
+    drawMarks(frame);
+  }
+
+  // ---- Text beside the board --------------------------------------------------------------------
+  function describeSides(frame) {
+    const stacks = document.getElementById("stacks");
+    const tall = Object.entries(frame.zones).filter(([, content]) => content.stack.length > 1);
+    stacks.replaceChildren(...tall.map(([zone, content]) => html("li", {},
+      `Stack on ${zone}, bottom to top: ` +
+      content.stack.map((ident) => `${ident} (${names[frame.battalions[ident].general]}, Arms ${frame.battalions[ident].arms})`).join(", "))));
+    stacks.hidden = tall.length === 0;
+    const lines = ["p1", "p2"].map((side) => {
+      const enemy = side === "p1" ? "p2" : "p1";
+      const own = Object.entries(frame.battalions).filter(([, b]) => b.general === side && b.place === "battlefield");
+      const held = Object.entries(frame.battalions).filter(([, b]) => b.general === enemy && b.place === "prison");
+      const dead = Object.entries(frame.battalions).filter(([, b]) => b.general === enemy && b.place === "graveyard");
+      const arms = own.reduce((sum, [, b]) => sum + b.arms, 0);
+      const li = html("li", { class: `side ${side}` });
+      li.appendChild(html("strong", {}, names[side]));
+      li.appendChild(document.createTextNode(`: ${own.length} on the battlefield (Arms ${arms}); in the prison: ` +
+        `${held.map(([i, b]) => `${i} (Arms ${b.arms})`).join(", ") || "none"}; in the graveyard: ` +
+        `${dead.map(([i]) => i).join(", ") || "none"}`));
+      return li;
+    });
+    document.getElementById("sides").replaceChildren(...lines);
+  }
+
+  function buildLegend() {
+    const generals = document.getElementById("legend-generals");
+    for (const side of ["p1", "p2"]) {
+      const general = data.generals[side];
+      const li = html("li", { class: `side ${side}` });
+      const swatch = el("svg", { class: "swatch", viewBox: "0 0 24 24", "aria-hidden": "true" });
+      swatch.appendChild(el("circle", { cx: 12, cy: 12, r: 9, class: `general-sample ${side}` }));
+      li.appendChild(swatch);
+      const text = html("span");
+      text.appendChild(html("strong", {}, general.name));
+      const home = side === "p1" ? "row 1, at the bottom" : `row ${height}, at the top`;
+      text.appendChild(document.createTextNode(` — ${side === "p1" ? "Player-1" : "Player-2"}, ${general.kingdom}; home ${home}`));
+      li.appendChild(text);
+      generals.appendChild(li);
+    }
+    const kinds = new Set();
+    data.frames.forEach((frame) => Object.values(frame.terrain).forEach((kind) => kinds.add(kind)));
+    const terrain = document.getElementById("legend-terrain");
+    for (const kind of [...kinds].sort()) {
+      const li = html("li");
+      const swatch = el("svg", { class: "swatch", viewBox: "0 0 24 24", "aria-hidden": "true" });
+      swatch.appendChild(el("rect", { x: 1, y: 1, width: 22, height: 22, class: `zone terrain-${kind}` }));
+      li.appendChild(swatch);
+      const text = html("span");
+      text.appendChild(html("strong", {}, TERRAIN_MARK[kind] || kind));
+      text.appendChild(document.createTextNode(` ${kind}`));
+      li.appendChild(text);
+      terrain.appendChild(li);
+    }
+    if (Object.keys(data.board.control).length) {
+      terrain.appendChild(html("li", {}, "A coloured strip along the top of a populace or stronghold: the general who controls it."));
+    }
+    terrain.hidden = terrain.children.length === 0;
+  }
+
+  const moveList = document.getElementById("move-list");
+  const moveItems = data.frames.map((frame, index) => {
+    const li = html("li", { class: frame.by ? `step ${frame.by}` : "step" });
+    const button = html("button", { type: "button", class: "step-button" }, stepTitle(index));
+    button.addEventListener("click", () => go(index));
+    li.appendChild(button);
+    for (const words of frame.words) {
+      li.appendChild(html("p", { class: "step-words" }, words.charAt(0).toUpperCase() + words.slice(1)));
+    }
+    if (frame.changes.length) { li.appendChild(html("p", { class: "step-changes" }, frame.changes.join("; "))); }
+    moveList.appendChild(li);
+    return li;
+  });
+  if (data.error && data.error.turn) {
+    const li = html("li", { class: `step illegal ${data.error.by || ""}`, id: "illegal-move" });
+    li.appendChild(html("strong", {}, `Turn ${data.error.turn}${data.error.by ? ` · ${names[data.error.by]}` : ""}: not legal`));
+    li.appendChild(html("p", { class: "step-words" }, data.error.message));
+    moveList.appendChild(li);
+  }
+
+  function showInList(index) {
+    const item = moveItems[index];
+    const top = item.offsetTop - moveList.offsetTop, bottom = top + item.offsetHeight;
+    if (top < moveList.scrollTop) { moveList.scrollTop = top; }
+    else if (bottom > moveList.scrollTop + moveList.clientHeight) { moveList.scrollTop = bottom - moveList.clientHeight; }
+  }
+
+  // ---- Stepping -----------------------------------------------------------------------------------
   let current = 0;
-  function go(index) { current = Math.max(0, Math.min(data.frames.length - 1, index)); draw(current); }
-  slider.max = data.frames.length - 1;
+  function go(index) {
+    current = Math.max(0, Math.min(last, index));
+    const frame = data.frames[current];
+    draw(frame);
+    describeSides(frame);
+    moveItems.forEach((li, i) => {
+      li.classList.toggle("current", i === current);
+      const button = li.querySelector("button");
+      if (i === current) { button.setAttribute("aria-current", "step"); } else { button.removeAttribute("aria-current"); }
+    });
+    showInList(current);
+    const label = frame.turn === 0 ? "After Battle Formation" : `After turn ${frame.turn}`;
+    document.getElementById("turn-label").textContent = label;
+    document.getElementById("turn-of").textContent = frame.turn === 0 ? "." : ` of ${data.frames[last].turn}.`;
+    document.getElementById("turn-words").textContent = frame.turn === 0
+      ? frame.changes.join(" ") : `${names[frame.by]}: ${frame.words.join(" ")}`;
+    document.getElementById("turn-changes").textContent = frame.turn === 0 || !frame.changes.length
+      ? "" : `Changed: ${frame.changes.join("; ")}.`;
+    slider.value = current;
+    slider.setAttribute("aria-valuetext", label);
+    // aria-disabled, not disabled: the button keeps the keyboard focus at either end.
+    for (const id of ["first", "previous"]) { document.getElementById(id).setAttribute("aria-disabled", String(current === 0)); }
+    for (const id of ["next", "last"]) { document.getElementById(id).setAttribute("aria-disabled", String(current === last)); }
+    const failing = document.getElementById("illegal-step");
+    if (failing) { failing.classList.toggle("current", current === last); }
+  }
+
+  slider.max = last;
   slider.addEventListener("input", () => go(parseInt(slider.value, 10)));
   document.getElementById("first").addEventListener("click", () => go(0));
   document.getElementById("previous").addEventListener("click", () => go(current - 1));
   document.getElementById("next").addEventListener("click", () => go(current + 1));
-  document.getElementById("last").addEventListener("click", () => go(data.frames.length - 1));
+  document.getElementById("last").addEventListener("click", () => go(last));
+  const STEPS = { ArrowLeft: () => current - 1, ArrowRight: () => current + 1, Home: () => 0, End: () => last };
   document.addEventListener("keydown", (event) => {
-    if (event.key === "ArrowLeft") { go(current - 1); }
-    if (event.key === "ArrowRight") { go(current + 1); }
-    if (event.key === "Home") { go(0); }
-    if (event.key === "End") { go(data.frames.length - 1); }
+    const target = event.target;
+    const typing = target.isContentEditable || ["TEXTAREA", "SELECT"].includes(target.tagName) ||
+      (target.tagName === "INPUT" && target !== slider);
+    if (!STEPS[event.key] || typing || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) { return; }
+    // The slider would also move by itself on these keys: one step per key press, ours.
+    event.preventDefault();
+    go(STEPS[event.key]());
   });
-  go(data.error ? data.frames.length - 1 : 0);
+  buildLegend();
+  go(data.error ? last : 0);
 }());
