@@ -1,3 +1,5 @@
+import re
+
 from django import template
 
 register = template.Library()
@@ -45,10 +47,13 @@ def _audit_value(value):
         return "—"
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(_audit_value(item) for item in value) or "—"
+    if isinstance(value, (list, tuple)):  # a list of lists (the groups formed): one list after another
+        nested = any(isinstance(item, (list, tuple, dict)) for item in value)
+        return ("; " if nested else ", ").join(_audit_value(item) for item in value) or "—"
     if isinstance(value, dict):
         return "; ".join(f"{_audit_label(key)}: {_audit_value(item)}" for key, item in value.items()) or "—"
+    if isinstance(value, str) and re.fullmatch(r"[a-z]+(_[a-z]+)+", value):
+        return value.replace("_", " ")  # a code such as forced_surrender
     return str(value)
 
 
@@ -62,14 +67,16 @@ def _audit_label(key):
 @register.filter
 def audit_changes(entry):
     """An audit entry's before and after as [{label, before, after}], field by field in the order
-    the services wrote them; `before` or `after` is None where the entry has no such side."""
+    the services wrote them; `before` or `after` is None where the entry has no such side. A field
+    empty on both sides (no forfeit in a victory) is left out."""
     before, after = entry.before, entry.after
     if before is not None and not isinstance(before, dict):
         before = {"value": before}
     if after is not None and not isinstance(after, dict):
         after = {"value": after}
     before, after = before or {}, after or {}
-    keys = list(before) + [key for key in after if key not in before]
+    keys = [key for key in list(before) + [key for key in after if key not in before]
+            if before.get(key) is not None or after.get(key) is not None]
     return [{"label": _audit_label(key),
              "before": _audit_value(before[key]) if key in before else None,
              "after": _audit_value(after[key]) if key in after else None} for key in keys]
