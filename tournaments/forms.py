@@ -54,10 +54,11 @@ class EventForm(forms.Form):
     starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
                               help_text="Empty for a one-day event.")
-    time_zone = forms.CharField(max_length=64, validators=[validate_time_zone], widget=TimeZoneInput,
-                                initial=default_time_zone,
+    time_zone = forms.CharField(max_length=64, required=False, validators=[validate_time_zone],
+                                widget=TimeZoneInput, initial=default_time_zone,
                                 help_text="Every time of the event (deadlines, reports) is shown in it: an IANA "
-                                          "name such as Europe/Berlin or America/New_York.")
+                                          "name such as Europe/Berlin or America/New_York. Empty: the site's "
+                                          "zone.")
     description = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 3}),
                                   help_text="A few lines for the list of events.")
 
@@ -83,6 +84,8 @@ class EventDetailsForm(forms.Form):
 
 
 def check_dates(form, data):
+    if "time_zone" in data and not data["time_zone"]:
+        data["time_zone"] = default_time_zone()
     if data.get("starts_on") and data.get("ends_on") and data["ends_on"] < data["starts_on"]:
         form.add_error("ends_on", "The last day cannot be before the first.")
     if data.get("ends_on") and not data.get("starts_on"):

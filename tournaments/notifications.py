@@ -1,0 +1,336 @@
+"""Email to players and organizers (Django's mail backend: EMAIL_BACKEND, DEFAULT_FROM_EMAIL).
+
+Four kinds, each a user may switch off on /my/notifications/ (or `PATCH me/`):
+
+- confirmations: an opponent's report waits for your confirmation (with the battle's link and the
+  deadline in the event's time zone);
+- disputes: a report of your battle is disputed (by the opponent or by the engine); the event's
+  organizers get it too;
+- verdicts: the rules engine's verdict on a report of your battle;
+- pairings: your battles of a new stage, group, playoff or league season.
+
+Nothing here is called by the services: the receivers below watch the rows they write (a report's
+status, an adjudication finishing, the audit entries of new pairings) and mail after the commit, so
+a rolled-back step mails nobody. Each thing is mailed at most once to each user (`Notification.key`),
+a user gets one mail per happening (the opponent of a checked report gets the request to confirm,
+which names the verdict, not two mails), and users without an email address or who opted out get
+none. A mail server that fails is logged and noted on the `Notification` row: it never breaks the
+step that caused the mail.
+"""
+from __future__ import annotations
+
+import logging
+from functools import partial
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import IntegrityError, transaction
+from django.db.models.signals import post_init, post_save
+from django.dispatch import receiver
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+
+from tournaments import rules
+from tournaments.models import (
+    Adjudication,
+    AuditEntry,
+    Battle,
+    Event,
+    Notification,
+    NotificationSettings,
+    Report,
+)
+from tournaments.timezones import format_event_time, zone_of
+
+logger = logging.getLogger(__name__)
+
+KINDS = {
+    "confirmations": "A report waits for my confirmation",
+    "disputes": "A report of my battle (or of an event I organize) is disputed",
+    "verdicts": "The rules engine's verdict on a report of my battle",
+    "pairings": "My battles of a new round, stage, playoff or season",
+}
+# Audit actions whose step schedules new battles.
+PAIRING_ACTIONS = {"groups formed", "final group formed", "playoff scheduled", "battle scheduled"}
+
+
+# --- preferences ------------------------------------------------------------------------------------
+
+def settings_of(user) -> NotificationSettings:
+    """The user's choices (all on for a user who never changed them); not saved until changed."""
+    found = NotificationSettings.objects.filter(user=user).first()
+    return found or NotificationSettings(user=user)
+
+
+def update_settings(user, **choices) -> NotificationSettings:
+    unknown = set(choices) - set(NotificationSettings.KINDS)
+    if unknown:
+        raise ValueError(f"Unknown notification kind {sorted(unknown)[0]!r}.")
+    prefs, _ = NotificationSettings.objects.get_or_create(user=user)
+    for kind, value in choices.items():
+        setattr(prefs, kind, bool(value))
+    prefs.save()
+    return prefs
+
+
+# --- sending ----------------------------------------------------------------------------------------
+
+def site_url(path):
+    return settings.OPP_SITE_URL.rstrip("/") + path
+
+
+def _footer():
+    return ("\n\n--\nWARLINE Organized Play. You get this email because of your account's notification "
+            f"settings; choose which emails you get: {site_url(reverse('my-notifications'))}\n")
+
+
+def deliver(user, kinds, key, subject, body) -> bool:
+    """Mails `user` once for `key`, as the first of `kinds` they want; False when nothing was sent."""
+    if user is None or not getattr(user, "email", "") or not user.is_active:
+        return False
+    prefs = settings_of(user)
+    kind = next((kind for kind in kinds if prefs.wants(kind)), None)
+    if kind is None:
+        return False
+    subject = subject[:200]
+    try:
+        with transaction.atomic():  # claims the key first: two processes never both mail it
+            note = Notification.objects.create(user=user, kind=kind, key=key[:80], subject=subject)
+    except IntegrityError:
+        return False
+    try:
+        send_mail(subject, body + _footer(), settings.DEFAULT_FROM_EMAIL, [user.email])
+    except Exception as error:  # noqa: BLE001 - any mail server failure; the step that caused it stands
+        logger.warning("notification %s to %s not sent: %s", key, user.get_username(), error)
+        Notification.objects.filter(pk=note.pk).update(error=f"{type(error).__name__}: {error}"[:300])
+        return False
+    Notification.objects.filter(pk=note.pk).update(sent=True)
+    return True
+
+
+def _after_commit(function, *args):
+    transaction.on_commit(partial(_safely, function, *args), robust=True)
+
+
+def _safely(function, *args):
+    try:
+        function(*args)
+    except Exception:  # noqa: BLE001 - a notification never breaks anything
+        logger.exception("notification %s%r failed", function.__name__, args)
+
+
+# --- what the mails say -----------------------------------------------------------------------------
+
+def _where(battle):
+    where = battle.group.name if battle.group_id else (battle.season.name if battle.season_id else "")
+    if battle.playoff:
+        label = "playoff"
+    elif battle.season_id:
+        label = f"battle {battle.number}"
+    else:
+        label = f"round {battle.round}, battle {battle.number}"
+    return f"{where}, {label}" if where else label
+
+
+def _claim(report):
+    if report.kind == Battle.Kind.VICTORY:
+        return f"{report.winner.name} wins by {Battle.Condition(report.condition).label}"
+    if report.kind == Battle.Kind.FORFEIT:
+        return f"{report.forfeited_by.name} forfeits"
+    return Battle.Kind(report.kind).label
+
+
+def _battle_line(battle):
+    return f"{battle.general_a.name} v {battle.general_b.name} ({_where(battle)})"
+
+
+def _battle_url(battle):
+    return site_url(reverse("battle-detail", args=[battle.pk]))
+
+
+def _verdict_sentence(report):
+    adjudication = Adjudication.objects.filter(report=report).first()
+    if adjudication is None or adjudication.state != Adjudication.State.DONE or not adjudication.verdict:
+        return ""
+    verdict = adjudication.verdict
+    if not verdict.get("valid", True):
+        error = verdict.get("error") or {}
+        return f"The rules engine finds the replay invalid at turn {error.get('turn')}: {error.get('message', '')}"
+    if adjudication.agrees:
+        return "The rules engine checked the replay: it agrees with the report."
+    return f"The rules engine disagrees with the report: {adjudication.disagreement}"
+
+
+def _report_of(report_id):
+    return (Report.objects.select_related("battle", "battle__event", "battle__group", "battle__season",
+                                          "battle__general_a__user", "battle__general_b__user", "winner",
+                                          "forfeited_by", "reported_by")
+            .filter(pk=report_id).first())
+
+
+def _reporter_and_opponent(report):
+    battle = report.battle
+    for general, other in ((battle.general_a, battle.general_b), (battle.general_b, battle.general_a)):
+        if general.user_id is not None and general.user_id == report.reported_by_id:
+            return general, other
+    return None, None
+
+
+# --- the happenings ---------------------------------------------------------------------------------
+
+def report_waiting(report_id):
+    """A general's report waits for the opponent: they are asked to confirm or dispute it."""
+    report = _report_of(report_id)
+    if report is None or report.status not in Report.AWAITING_STATUSES:
+        return
+    reporter, opponent = _reporter_and_opponent(report)
+    if opponent is None:
+        return
+    battle, event = report.battle, report.battle.event
+    lines = [f"{reporter.name} reported the result of your battle in {event.name}:",
+             f"  {_battle_line(battle)}", f"  Result: {_claim(report)}"]
+    verdict = _verdict_sentence(report) if report.status == Report.Status.CHECKED else ""
+    if verdict:
+        lines.append(f"  {verdict}")
+    lines += ["", f"Confirm it if it is right, or dispute it and say why: {_battle_url(battle)}"]
+    if report.confirm_by:
+        left = timeuntil(report.confirm_by, timezone.now())
+        lines.append(f"It counts by itself at {format_event_time(report.confirm_by, event)} (in {left}) "
+                     "unless you dispute it.")
+    kinds = ["confirmations", "verdicts"] if verdict else ["confirmations"]
+    deliver(opponent.user, kinds, f"report:{report.pk}:waiting",
+            f"[{event.name}] Confirm the result: {battle.general_a.name} v {battle.general_b.name}",
+            "\n".join(lines))
+
+
+def verdict_given(adjudication_id):
+    """The engine's verdict is in: the two generals hear it (the opponent of an agreeing report in
+    the request to confirm; both generals of a contradicted one in the dispute mail)."""
+    adjudication = Adjudication.objects.filter(pk=adjudication_id, state=Adjudication.State.DONE).first()
+    if adjudication is None:
+        return
+    report = _report_of(adjudication.report_id)
+    if report is None:
+        return
+    if (report.status == Report.Status.DISPUTED and adjudication.agrees is False
+            and report.status_reason == adjudication.disagreement):
+        report_disputed(report.pk, by_engine=True)  # the engine disputed it: the dispute mail names the verdict
+        return
+    battle, event = report.battle, report.battle.event
+    skip = None
+    if report.status == Report.Status.CHECKED:
+        report_waiting(report.pk)  # the opponent: confirm, with the verdict
+        skip = _reporter_and_opponent(report)[1]
+    sentence = _verdict_sentence(report)
+    body = "\n".join([f"The rules engine adjudicated the replay of your battle in {event.name}:",
+                      f"  {_battle_line(battle)}", f"  Reported: {_claim(report)} ({report.get_status_display()})",
+                      f"  {sentence}", "", f"The battle's page: {_battle_url(battle)}"])
+    for general in battle.generals():
+        if general.user_id is not None and general != skip:
+            deliver(general.user, ["verdicts"], f"report:{report.pk}:verdict",
+                    f"[{event.name}] Verdict: {battle.general_a.name} v {battle.general_b.name}", body)
+
+
+def report_disputed(report_id, *, by_engine=False):
+    """A report is disputed (by the opponent, or by the engine's verdict): both generals and the
+    event's organizers hear why."""
+    report = _report_of(report_id)
+    if report is None or report.status != Report.Status.DISPUTED:
+        return
+    battle, event = report.battle, report.battle.event
+    if by_engine:
+        who = "The rules engine"
+    else:
+        who = report.answered_by.get_username() if report.answered_by_id else "The opponent"
+        answering = rules.general_of(report.answered_by)
+        who = answering.name if answering is not None else who
+    reporter, _ = _reporter_and_opponent(report)
+    lines = [f"{who} disputed a report of a battle in {event.name}:", f"  {_battle_line(battle)}",
+             f"  Reported by {reporter.name if reporter else 'an organizer'}: {_claim(report)}",
+             f"  Why: {report.status_reason}"]
+    if report.dispute_turn is not None:
+        lines.append(f"  At turn {report.dispute_turn} of the replay.")
+    lines += ["", "An organizer decides the result.", f"The battle's page: {_battle_url(battle)}"]
+    body = "\n".join(lines)
+    subject = f"[{event.name}] Disputed: {battle.general_a.name} v {battle.general_b.name}"
+    general_kinds = ["disputes", "verdicts"] if by_engine else ["disputes"]
+    users = {}
+    for general in battle.generals():
+        if general.user_id is not None:
+            users[general.user_id] = (general.user, general_kinds)
+    for organizer in event.organizers.all():
+        users.setdefault(organizer.pk, (organizer, ["disputes"]))
+    for user, kinds in users.values():
+        deliver(user, kinds, f"report:{report.pk}:disputed", subject, body)
+
+
+def pairings_made(event_id):
+    """New battles to play: each general hears of theirs, once per battle."""
+    event = Event.objects.filter(pk=event_id).first()
+    if event is None:
+        return
+    battles = (event.battles.filter(kind="", reports__isnull=True)
+               .select_related("group", "season", "general_a__user", "general_b__user")
+               .order_by("group__stage", "group__index", "season__number", "playoff", "round", "number"))
+    mine = {}
+    for battle in battles:
+        for general in battle.generals():
+            if general.user_id is not None and general.user.email:
+                mine.setdefault(general.user_id, (general, []))[1].append(battle)
+    known = set(Notification.objects.filter(user_id__in=list(mine), key__startswith="battle:",
+                                            key__endswith=":pairing").values_list("user_id", "key"))
+    for user_id, (general, battles_of_user) in mine.items():
+        new = [b for b in battles_of_user if (user_id, f"battle:{b.pk}:pairing") not in known]
+        if not new:
+            continue
+        lines = [f"New battles for {general.name} in {event.name}:"]
+        for battle in new:
+            opponent = battle.opponent_of(general)
+            lines.append(f"  {_where(battle)}: v {opponent.name} - {_battle_url(battle)}")
+        lines += ["", f"The event: {site_url(reverse('event-detail', args=[event.slug]))}",
+                  f"Times of the event are in {zone_of(event).key}."]
+        subject = (f"[{event.name}] Your battle: {general.name} v {new[0].opponent_of(general).name}"
+                   if len(new) == 1 else f"[{event.name}] Your {len(new)} new battles")
+        # One mail for all of them, keyed by the first; the others are noted as mailed with it.
+        if deliver(general.user, ["pairings"], f"battle:{new[0].pk}:pairing", subject, "\n".join(lines)):
+            kind = "pairings"
+            Notification.objects.bulk_create(
+                [Notification(user=general.user, kind=kind, key=f"battle:{b.pk}:pairing", subject=subject,
+                              sent=True) for b in new[1:]], ignore_conflicts=True)
+
+
+# --- the receivers ----------------------------------------------------------------------------------
+
+def _status_written(created, update_fields):
+    return created or update_fields is None or "status" in update_fields
+
+
+@receiver(post_save, sender=Report, dispatch_uid="notifications.report_saved")
+def report_saved(sender, instance, created, update_fields=None, raw=False, **kwargs):
+    if raw or not _status_written(created, update_fields):
+        return
+    if instance.status == Report.Status.AWAITING_OPPONENT:
+        _after_commit(report_waiting, instance.pk)
+    elif instance.status == Report.Status.DISPUTED and instance.answered_by_id is not None:
+        # A general disputed it (the engine's disputes go out with its verdict, below).
+        _after_commit(report_disputed, instance.pk)
+
+
+@receiver(post_init, sender=Adjudication, dispatch_uid="notifications.adjudication_loaded")
+def adjudication_loaded(sender, instance, **kwargs):
+    instance._state_when_loaded = instance.state
+
+
+@receiver(post_save, sender=Adjudication, dispatch_uid="notifications.adjudication_saved")
+def adjudication_saved(sender, instance, raw=False, **kwargs):
+    # Only the run that finishes it: re-adjudications of a done one (`readjudicate`) mail nobody.
+    if not raw and instance.state == Adjudication.State.DONE and instance._state_when_loaded != instance.state:
+        _after_commit(verdict_given, instance.pk)
+    instance._state_when_loaded = instance.state
+
+
+@receiver(post_save, sender=AuditEntry, dispatch_uid="notifications.audit_written")
+def audit_written(sender, instance, created, raw=False, **kwargs):
+    if created and not raw and instance.action in PAIRING_ACTIONS:
+        _after_commit(pairings_made, instance.event_id)
