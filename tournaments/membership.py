@@ -130,8 +130,10 @@ def rename(general, name, *, actor, create_new=False):
 
 # --- self-registration and invitations ----------------------------------------------------------------
 
+@transaction.atomic
 def join(event, user, *, name=None, create_new=False):
-    """Self-registration: the player enters their own general (created first if they name one)."""
+    """Self-registration: the player enters their own general (created first if they name one; a refused
+    registration leaves no new general behind)."""
     general = rules.general_of(user)
     if general is None:
         if not name:

@@ -7,6 +7,7 @@ whole of it reads in one file.
   (self-registration, or accepting an invitation), withdraws it, renames it and claims it.
 - A result counts when both generals stand behind it or an organizer decided it: a general reports,
   the opponent confirms or disputes; a replay alone proves the battle is legal, not that it was played.
+  An organizer whose own general plays the battle reports it as a general (R90).
 - A report, its replay, its dispute and override reasons are for the battle's two generals and the
   event's organizers; the public sees the counted result and the engine's verdict summary.
 """

@@ -136,6 +136,8 @@ def change_rules(event, *, actor=None, reason="", **changes):
     """Variants, battalion count and the forfeit award are fixed for the whole event once it starts
     (seed: Organized Play; R22)."""
     event = _locked(event)
+    if actor is not None:
+        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     if event.has_started:
         raise Conflict(f"{event.name} has started: its Rules Variants and Modules, its forfeit award and its "
                        "battles per pair (R111) cannot change any more (all battles of an event use what was "

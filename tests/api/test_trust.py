@@ -343,3 +343,104 @@ def test_the_organizer_changes_the_confirmation_window(event_day):
     player = as_user(battle.general_b.user).patch(f"/api/v1/events/{event.slug}/", {"confirmation_minutes": 1},
                                                   format="json")
     assert player.status_code == 403
+
+
+# --- the audit's gaps: an organizer who plays (R90), rules in every service, R68 in the queue, the
+# public verdict summary --------------------------------------------------------------------------
+
+def test_an_organizers_report_on_their_own_battle_waits_for_the_opponent(event_day):
+    """R90: an organizer who is one of the battle's generals reports as a general."""
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    event.organizers.add(a.user)  # Ada co-organizes the event she plays in
+    created = as_user(a.user).post(f"/api/v1/battles/{battle.pk}/reports/",
+                                   {"kind": "victory", "winner": a.pk, "condition": "crush"}, format="json")
+    assert created.status_code == 201 and created.json()["status"] == "awaiting_opponent"
+    assert created.json()["waiting_for"] == {"id": b.pk, "name": b.name}
+    battle.refresh_from_db()
+    assert not battle.kind
+    report_id = created.json()["id"]
+    own = as_user(a.user).post(f"/api/v1/reports/{report_id}/confirm/")
+    assert own.status_code == 403
+    decided = as_user(a.user).post(f"/api/v1/battles/{battle.pk}/result/",
+                                   {"kind": "victory", "winner": a.pk, "condition": "crush", "reason": "I won"},
+                                   format="json")
+    assert decided.status_code == 403 and "R90" in decided.json()["detail"]
+    assert as_user(a.user).post(f"/api/v1/reports/{report_id}/override/", {"reason": "I won"},
+                                format="json").status_code == 403
+    with pytest.raises(NotAllowed, match="R90"):
+        services.record_result(battle, kind="victory", winner=a, condition="crush", actor=a.user)
+    battle.refresh_from_db()
+    assert not battle.kind
+    assert as_user(b.user).post(f"/api/v1/reports/{report_id}/confirm/").status_code == 200  # the opponent
+    battle.refresh_from_db()
+    assert battle.kind == "victory" and battle.winner == a
+    # Organizers outside the battle still decide at once (R75).
+    other = event.battles.exclude(pk=battle.pk).first()
+    by_organizer = as_user(organizer).post(f"/api/v1/battles/{other.pk}/reports/", {"kind": "stalemate"},
+                                           format="json")
+    assert by_organizer.json()["status"] == "confirmed"
+
+
+def test_the_services_refuse_a_player_acting_as_an_organizer(event_day):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    for step in (lambda: services.record_result(battle, kind="stalemate", actor=b.user),
+                 lambda: services.disqualify(event, a, reason="conduct", details="Rude", actor=b.user)):
+        with pytest.raises(NotAllowed, match="Only an organizer"):
+            step()
+    battle.refresh_from_db()
+    assert not battle.kind and not event.disqualifications.exists()
+    harbour = services.create_event(name="Harbour Open", slug="harbour", actor=organizer)
+    for general in event.registrations.values_list("general", flat=True):
+        services.register(harbour, General.objects.get(pk=general), actor=General.objects.get(pk=general).user)
+    with pytest.raises(NotAllowed, match="Only an organizer"):
+        services.close_registration(harbour, actor=a.user)
+    with pytest.raises(NotAllowed, match="Only an organizer"):
+        services.form_groups(harbour, 2, "random", seed=1, actor=a.user)
+    harbour.refresh_from_db()
+    assert harbour.state == Event.State.REGISTRATION and not harbour.groups.exists()
+    services.close_registration(harbour)  # the server's own use (commands, the demo) needs no actor
+    services.form_groups(harbour, 2, "random", seed=1, actor=organizer)
+    assert harbour.groups.count() == 2
+
+
+def test_an_automatically_confirmed_forfeit_shows_the_offer_in_the_queue(event_day):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    Event.objects.filter(pk=event.pk).update(forfeits_to_disqualify=1)
+    queue = as_user(organizer).get(f"/api/v1/events/{event.slug}/queue/")
+    assert queue.headers["X-Disqualification-Offers"] == ""
+    created = reporting.submit_report(battle, user=a.user, kind="forfeit", forfeited_by=b)
+    done = confirmation.confirm_expired(now=created.confirm_by + timedelta(seconds=1))
+    assert [item.offer_disqualification for item in done] == [b]  # R68, by the window
+    queue = as_user(organizer).get(f"/api/v1/events/{event.slug}/queue/")
+    assert queue.status_code == 200 and isinstance(queue.json(), list)  # the body stays the list of reports
+    assert queue.headers["X-Disqualification-Offers"] == str(b.pk)
+    assert f"/api/v1/events/{event.slug}/offers/" in queue.headers["Link"]
+    assert as_user(organizer).get(f"/api/v1/events/{event.slug}/offers/").json() == [{"id": b.pk, "name": b.name}]
+
+
+def test_the_public_sees_the_counted_result_and_the_verdict_summary_only(event_day,
+                                                                          django_capture_on_commit_callbacks):
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    created = report_with_replay(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                                 condition="shackle", replay=replay_between("victory-shackle", a, b))
+    reporting.dispute_report(created, user=b.user, reason="Private dispute words")
+    reporting.override_report(created, user=organizer, reason="Private override words")
+    body = as_user().get(f"/api/v1/battles/{battle.pk}/")
+    assert body.status_code == 200
+    data = body.json()
+    assert data["result"]["kind"] == "victory" and data["result"]["winner"] == a.pk
+    verdict = data["verdict"]
+    assert verdict["valid"] is True and verdict["outcome"] == "victory"
+    assert verdict["winner"] == a.pk and verdict["condition"] == "shackle" and verdict["sentence"] == ""
+    assert verdict["engine_version"] and "accepted" in verdict
+    text = body.content.decode()
+    for private in ("Private dispute words", "Private override words", "replay", "reports", "status_reason"):
+        assert private not in text
+    listed = as_user().get("/api/v1/battles/", {"event": event.slug}).json()
+    rows = listed["results"] if isinstance(listed, dict) else listed
+    assert next(row for row in rows if row["id"] == battle.pk)["verdict"] == verdict
+    assert next(row for row in rows if row["id"] != battle.pk)["verdict"] is None  # no replay, no verdict

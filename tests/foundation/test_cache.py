@@ -68,3 +68,156 @@ def test_the_api_and_the_report_page_answer_while_the_redis_cache_does_not(clien
     assert client.get("/api/v1/events/dark-cup/scoreboard/").status_code == 200
     client.force_login(organizer)
     assert client.get("/events/dark-cup/").status_code == 200
+
+
+class FakeRedis:
+    """The few commands Django's Redis cache sends, on a dict, and a switch to make it stop answering;
+    what it holds survives an outage, as a Redis restarted with its data does."""
+
+    def __init__(self):
+        self.data, self.up = {}, True
+
+    def _answer(self):
+        if not self.up:
+            import redis
+
+            raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    def get(self, key):
+        self._answer()
+        return self.data.get(key)
+
+    def set(self, key, value, ex=None, nx=False):
+        self._answer()
+        if nx and key in self.data:
+            return None
+        self.data[key] = value
+        return True
+
+    def delete(self, *keys):
+        self._answer()
+        return sum(self.data.pop(key, None) is not None for key in keys)
+
+    def exists(self, key):
+        self._answer()
+        return int(key in self.data)
+
+    def flushdb(self):
+        self._answer()
+        self.data.clear()
+        return True
+
+    def scan_iter(self, match, count=None):
+        import fnmatch
+
+        self._answer()
+        return [key for key in list(self.data) if fnmatch.fnmatchcase(key, match)]
+
+
+def _cache_over(fake):
+    from opp.cache import DegradingRedisCache
+
+    cache = DegradingRedisCache("redis://127.0.0.1:1/0", {"KEY_PREFIX": "opp"})
+    cache._cache.get_client = lambda key=None, *, write=False: fake
+    return cache
+
+
+def _redis_answers_again(cache, fake):
+    fake.up = True
+    cache._down_until = 0.0  # RETRY_AFTER has passed
+
+
+def test_a_scoreboard_head_deleted_during_an_outage_is_not_served_stale_afterwards():
+    fake = FakeRedis()
+    cache = _cache_over(fake)
+    cache.set("scoreboard-head:cup", {"revision": 1}, timeout=3600)
+    fake.up = False
+    cache.delete("scoreboard-head:cup")  # a result comes in while Redis is away
+    assert cache.get("scoreboard-head:cup") is None
+    cache.set("throttle_anon_1", [1.0], timeout=60)
+    _redis_answers_again(cache, fake)  # ... and Redis comes back with the head it had
+    assert cache.get("scoreboard-head:cup") is None  # not revision 1
+    assert "opp:1:scoreboard-head:cup" not in fake.data and "opp:1:throttle_anon_1" not in fake.data
+    cache.set("scoreboard-head:cup", {"revision": 2}, timeout=3600)
+    assert cache.get("scoreboard-head:cup") == {"revision": 2}
+
+
+def test_a_second_outage_does_not_serve_what_the_first_one_kept():
+    fake = FakeRedis()
+    cache = _cache_over(fake)
+    fake.up = False
+    cache.set("scoreboard-head:cup", {"revision": 1}, timeout=3600)
+    _redis_answers_again(cache, fake)
+    cache.set("scoreboard-head:cup", {"revision": 2}, timeout=3600)
+    fake.up = False
+    cache._down_until = 0.0
+    assert cache.get("scoreboard-head:cup") is None  # not the revision 1 of the first outage
+
+
+def test_a_recovery_that_fails_keeps_what_it_must_delete():
+    fake = FakeRedis()
+    cache = _cache_over(fake)
+    cache.set("scoreboard-head:cup", {"revision": 1}, timeout=3600)
+    fake.up = False
+    cache.delete("scoreboard-head:cup")
+    cache._down_until = 0.0  # Redis is tried again and still does not answer
+    assert cache.get("scoreboard-head:cup") is None
+    _redis_answers_again(cache, fake)
+    assert cache.get("scoreboard-head:cup") is None
+
+
+def test_a_clear_or_too_many_changes_during_an_outage_delete_this_caches_keys_only(monkeypatch):
+    from opp.cache import DegradingRedisCache
+
+    fake = FakeRedis()
+    cache = _cache_over(fake)
+    cache.set("scoreboard-head:cup", {"revision": 1}, timeout=3600)
+    fake.data["celery"] = b"a queued job"  # the broker may share the database: never flushed
+    monkeypatch.setattr(DegradingRedisCache, "MAX_FORGOTTEN", 3)
+    fake.up = False
+    for number in range(5):
+        cache.set(f"throttle_anon_{number}", [1.0], timeout=60)
+    _redis_answers_again(cache, fake)
+    assert cache.get("scoreboard-head:cup") is None
+    assert fake.data == {"celery": b"a queued job"}
+    cache.set("scoreboard-head:cup", {"revision": 2}, timeout=3600)
+    fake.up = False
+    cache.clear()
+    _redis_answers_again(cache, fake)
+    assert cache.get("scoreboard-head:cup") is None and fake.data == {"celery": b"a queued job"}
+
+
+def test_the_report_form_saves_a_replay_while_the_redis_cache_and_the_queue_do_not_answer(
+        client, settings, db, monkeypatch, django_capture_on_commit_callbacks):
+    """The README's promise: without Redis a report is saved with its replay and stays queued with the
+    reason (the battle page shows it); the cache (the audit signal clears a scoreboard) falls back."""
+    import json
+
+    from django.core.cache import caches
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from kombu.exceptions import OperationalError as BrokerError
+
+    from tests.reporting.conftest import build_event_day, replay_between
+    from tournaments import tasks
+    from tournaments.models import Report
+
+    def broker_down(*args, **kwargs):
+        raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    settings.CACHES = {"default": {"BACKEND": "opp.cache.DegradingRedisCache", "LOCATION": _dead_redis_url(),
+                                   "OPTIONS": {"socket_connect_timeout": 0.5}}}
+    assert type(caches["default"]).__name__ == "DegradingRedisCache"
+    monkeypatch.setattr(tasks.adjudicate_report, "delay", broker_down)
+    event, organizer, battle = build_event_day()  # a started tournament with player accounts
+    a, b = battle.general_a, battle.general_b
+    client.force_login(a.user)
+    upload = SimpleUploadedFile("battle.json", json.dumps(replay_between("victory-shackle", a, b)).encode())
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(f"/battles/{battle.pk}/report/", {"kind": "victory", "winner": a.pk,
+                                                                 "condition": "shackle", "replay_file": upload})
+    assert response.status_code == 302, response.content[:2000]
+    report = Report.objects.get(battle=battle)
+    assert report.replay and report.status == Report.Status.QUEUED
+    assert "did not answer" in report.status_reason
+    page = client.get(f"/battles/{battle.pk}/").content.decode()
+    assert "The job queue did not answer" in page

@@ -19,11 +19,11 @@ from rules_engine import (
     Replay,
     ReplayError,
     adjudicate,
+    cli,
     generate_game,
     load_replay,
     replay_states,
 )
-from rules_engine import cli
 
 CORPUS = Path(__file__).parent / "corpus"
 ROOT = Path(__file__).resolve().parents[2]

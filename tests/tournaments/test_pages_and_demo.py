@@ -89,3 +89,42 @@ def test_a_finished_event_shows_its_victor_and_final_group(client):
     assert f"Victor: <strong>{generals[0].name}</strong>" in page
     assert page.index("Final Group") < page.index("Group A")
     assert f"{generals[0].name} is the Victor" in page
+
+
+def test_the_demo_report_keeps_waiting_with_its_countdown_a_day_later(client, django_capture_on_commit_callbacks):
+    """The demo loads once: its waiting report must not confirm itself 30 minutes later."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments import confirmation
+
+    with django_capture_on_commit_callbacks(execute=True):
+        event = load_demo()
+    waiting = Report.objects.get(battle__event=event, status=Report.Status.CHECKED)
+    assert waiting.confirm_by - waiting.created_at >= timedelta(days=7)
+    assert confirmation.confirm_expired(now=timezone.now() + timedelta(days=1)) == []  # nothing counts by itself yet
+    opponent = waiting.battle.opponent_of(waiting.battle.winner or waiting.winner)
+    client.force_login(opponent.user)
+    page = client.get(f"/battles/{waiting.battle_id}/").content.decode()
+    assert "Counts by itself in" in page and "Confirm this result" in page
+    public = client.__class__().get(f"/battles/{waiting.battle_id}/").content.decode()
+    assert "a report is waiting for confirmation" in public
+
+
+def test_event_register_refuses_a_name_of_an_existing_general_unless_told():
+    import io
+
+    from tournaments.models import General
+
+    event, _ = make_tournament(0, slug="cli-open")
+    goran = General.objects.create(name="Goran Golub")
+    with pytest.raises(CommandError, match=rf"Goran Golub \(id {goran.pk}\).*--general-id.*--create-new"):
+        call_command("event_register", "cli-open", "goran  golub", "Hana Horvat", stdout=io.StringIO())
+    assert not event.registrations.exists() and not General.objects.filter(name="Hana Horvat").exists()
+    out = io.StringIO()
+    call_command("event_register", "cli-open", "--general-id", str(goran.pk), "Hana Horvat", stdout=out)
+    assert out.getvalue().splitlines() == ["1. Goran Golub", "2. Hana Horvat"]
+    call_command("event_register", "cli-open", "GORAN GOLUB", "--create-new", stdout=io.StringIO())
+    assert General.objects.filter(name_key=goran.name_key).count() == 2
+    assert event.registrations.count() == 3

@@ -382,3 +382,39 @@ def test_decide_champion_passes_over_rows_without_a_counted_battle():
     decision = decide_champion(rows)  # "3" is top with 0 OPP but never played (R112)
     assert decision.decided is None and set(decision.tied) == {"1", "2"}
     assert decide_champion(compute_standings(["1", "2"], [])).tied == ()
+
+
+# --- every season step asks tournaments.rules when an actor is given -------------------------------------
+
+def test_the_season_steps_refuse_a_member_acting_as_an_organizer(league):
+    from tournaments.domain import NotAllowed
+
+    event, organizer, members = league
+    ada, ben, cyd, dov = members
+    with pytest.raises(NotAllowed, match="Only an organizer"):
+        seasons.open_season(event, "Spring", actor=ada.user)
+    assert not event.seasons.exists()
+    season = seasons.open_season(event, "Spring", actor=organizer)
+    refused = [
+        lambda: seasons.schedule_battle(season, ben, cyd, actor=ada.user),
+        lambda: seasons.record_arranged_battle(season, ben, cyd, kind="victory", winner=ben, condition="crush",
+                                               actor=ada.user),
+        lambda: seasons.close_season(season, actor=ada.user),
+    ]
+    for step in refused:
+        with pytest.raises(NotAllowed, match="Only an organizer"):
+            step()
+    assert not season.battles.exists() and state_of(season) == Season.State.OPEN
+    scheduled = seasons.schedule_battle(season, ben, cyd, actor=organizer)
+    with pytest.raises(NotAllowed, match="Only an organizer"):
+        seasons.remove_battle(scheduled, actor=ada.user, reason="Not mine to remove")
+    assert season.battles.filter(pk=scheduled.pk).exists()
+    seasons.remove_battle(scheduled, actor=organizer)
+    seasons.close_season(season, actor=organizer)
+    with pytest.raises(NotAllowed, match="Only an organizer"):
+        seasons.reopen_season(season, actor=ada.user, reason="I want to play more")
+    assert state_of(season) == Season.State.CLOSED
+    # A member still reports the battle they arranged (it waits for the opponent, R75).
+    second = seasons.open_season(event, "Summer", actor=organizer)
+    report = seasons.report_arranged_battle(second, user=ada.user, me=ada, opponent=ben, kind="stalemate")
+    assert report.status == Report.Status.AWAITING_OPPONENT and report.battle.season == second

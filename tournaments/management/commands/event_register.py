@@ -19,6 +19,11 @@ class Command(OrganizerCommand):
         parser.add_argument("--create-new", action="store_true",
                             help="create a new general even when one of the same name exists")
 
+    def create_parser(self, prog_name, subcommand, **kwargs):
+        parser = super().create_parser(prog_name, subcommand, **kwargs)
+        parser.parse_args = parser.parse_intermixed_args  # names before and after --general-id alike
+        return parser
+
     def run(self, event, actor, names, general_ids, create_new, **options):
         if not names and not general_ids:
             raise CommandError("Name the generals to register, or choose existing ones with --general-id.")
