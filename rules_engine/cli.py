@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -269,6 +270,11 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
+    except BrokenPipeError:
+        # The reader went away (`show ... | head`): what it wanted was printed, nothing failed.
+        # Python would complain again when it flushes stdout at exit, so point stdout at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception as error:  # noqa: BLE001 - a command line prints a sentence, never a traceback
         print(f"The rules engine failed ({type(error).__name__}); please report the input.", file=sys.stderr)
         return EXIT_UNREADABLE

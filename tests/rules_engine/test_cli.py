@@ -151,3 +151,18 @@ def test_hostile_input_gets_a_located_error_never_a_traceback(tmp_path, content,
     if command == ["adjudicate"]:
         error = json.loads(done.stdout)["error"]
         assert (error["turn"], error["order"], error["action"], error["code"]) == (0, None, None, code)
+
+
+def test_a_reader_that_stops_early_is_no_failure():
+    # `adjudicate *.json | head -1`: the pipe closes while the verdicts are still being written
+    # (far more than a pipe holds).
+    many = [str(CORPUS / "r28-stacked-cannot-face.json")] * 400
+    reader = subprocess.Popen([sys.executable, "-m", "rules_engine", "adjudicate", *many],
+                              cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.read(10)
+    reader.stdout.close()
+    reader.wait(timeout=120)
+    errors = reader.stderr.read().decode()
+    reader.stderr.close()
+    assert "failed" not in errors and "Traceback" not in errors and "BrokenPipe" not in errors
+    assert reader.returncode in (0, 1)  # the verdicts' own status (1: an invalid log), not a crash
