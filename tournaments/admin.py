@@ -18,6 +18,8 @@ from tournaments.models import (
     Group,
     GroupMember,
     Invitation,
+    Notification,
+    NotificationSettings,
     Registration,
     Report,
     Season,
@@ -159,3 +161,19 @@ class AuditEntryAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    """What was mailed to whom, and what the mail server refused: for answering "I got no mail"."""
+
+    list_display = ("at", "user", "kind", "subject", "sent", "error")
+    list_filter = ("kind", "sent")
+    search_fields = ("user__username", "subject")
+
+
+@admin.register(NotificationSettings)
+class NotificationSettingsAdmin(ReadOnlyAdmin):
+    """Each user chooses on /my/notifications/; staff only look."""
+
+    list_display = ("user", "confirmations", "disputes", "verdicts", "pairings")

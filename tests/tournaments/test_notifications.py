@@ -256,3 +256,16 @@ def test_a_deadline_is_written_in_the_events_zone(day, mailoutbox, django_captur
     mailoutbox.clear()
     notifications.report_waiting(report.pk)
     assert "15 Jan 2027, 15:00 EST" in mailoutbox[0].body
+
+
+def test_staff_see_what_was_mailed_in_the_admin_and_change_nothing(day, client, mailoutbox,
+                                                                   django_capture_on_commit_callbacks):
+    event, organizer = day
+    form_groups(event, organizer, django_capture_on_commit_callbacks)
+    client.force_login(get_user_model().objects.create_superuser("root", password="pw"))
+    listing = client.get("/admin/tournaments/notification/").content.decode()
+    assert "ada" in listing and "Quay Cup" in listing
+    assert client.get("/admin/tournaments/notification/add/").status_code == 403
+    choices = NotificationSettings.objects.create(user=get_user_model().objects.get(username="ben"))
+    refused = client.post(f"/admin/tournaments/notificationsettings/{choices.pk}/change/", {"pairings": ""})
+    assert refused.status_code == 403
