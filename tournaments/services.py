@@ -587,7 +587,8 @@ def standings_table(event, generals, *, group_id=None, season_id=None, disqualif
     counted battle who is not among `generals` (e.g. withdrawn later) keeps a row: the table never
     loses a played battle."""
     disqualifications = event.disqualifications.all() if disqualifications is None else disqualifications
-    # Whether each is disqualified comes with the generals: one round trip fewer per table.
+    # Whether each is disqualified comes with the generals: one round trip fewer per table. (One
+    # statement for generals and counters was tried and measured slower: docs/performance.md, section 2.)
     annotated = generals.annotate(is_disqualified=Exists(disqualifications.filter(general=OuterRef("pk"))))
     generals = {g.key: g for g in annotated}
     tallies = count_in_database(generals=list(generals), forfeit_award=event.forfeit_award, group_id=group_id,

@@ -1,0 +1,110 @@
+"""The organizer's round page (/events/<slug>/round/): run the current round of each group or season.
+The data is gathered by tournaments.round_desk; the steps are the reporting services'."""
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from tournaments import round_desk
+from tournaments.domain import DomainError
+from tournaments.forms import ResultForm, show_refusal
+from tournaments.models import Battle, Report
+from tournaments.organizer_views import organizer_event
+
+
+def _selection(request):
+    def number(name):
+        value = request.GET.get(name, "")
+        if not value:
+            return None
+        if not value.isdigit():
+            raise Http404(f"{name} must be a number.")
+        return int(value)
+
+    return {"group_id": number("group"), "season_id": number("season"), "round_label": request.GET.get("round") or None}
+
+
+def result_form(line, data=None):
+    """The one result form of a battle, its ids distinct from the other battles' on the same page."""
+    return ResultForm(data, battle=line.battle, initial=line.initial, auto_id=f"id_b{line.battle.pk}_%s")
+
+
+@login_required
+def round_page(request, slug):
+    event = organizer_event(request, slug)  # 403 for anyone but the event's organizers
+    if request.method == "POST":
+        return _act(request, event)
+    return _render(request, event)
+
+
+def _render(request, event, *, bound=None):
+    """The page; `bound` is a refused result form, shown again with what was typed and why."""
+    desk = round_desk.gather(event, user=request.user, **_selection(request))
+    placed = False
+    for line in (line for sheet in desk.sheets for line in sheet.lines):
+        if bound is not None and bound.battle.pk == line.battle.pk and not line.own:
+            line.form, placed = bound, True
+        else:
+            line.form = result_form(line)
+    return render(request, "tournaments/organizer/round.html", {
+        "event": event, "desk": desk, "query": request.GET.urlencode(),
+        "unplaced": bound if bound is not None and not placed else None})
+
+
+def _back(request, event):
+    """Back where the click came from (the round page with its selection, or a battle page)."""
+    wanted = request.POST.get("next", "")
+    if wanted and url_has_allowed_host_and_scheme(wanted, allowed_hosts={request.get_host()},
+                                                  require_https=request.is_secure()):
+        return redirect(wanted)
+    query = request.GET.urlencode()
+    return redirect(f"{request.path}{'?' + query if query else ''}")
+
+
+def _act(request, event):
+    action = request.POST.get("action")
+    try:
+        if action in ("accept_report", "accept_verdict"):
+            report = get_object_or_404(Report.objects.filter(battle__event=event), pk=_pk(request, "report"))
+            accept = round_desk.accept_report if action == "accept_report" else round_desk.accept_verdict
+            recorded = accept(report, user=request.user)
+            messages.success(request, f"Counted: {recorded.battle.general_a.name} v {recorded.battle.general_b.name}, "
+                                      f"{recorded.battle.outcome_text()}.")
+            _offer(request, recorded)
+            return _back(request, event)
+        if action != "record":
+            messages.error(request, "Unknown step.")
+            return _back(request, event)
+    except DomainError as error:
+        messages.error(request, str(error))
+        return _back(request, event)
+    battle = get_object_or_404(Battle.objects.filter(event=event).select_related(
+        "event", "general_a", "general_b", "winner", "forfeited_by", "player_1"), pk=_pk(request, "battle"))
+    line = round_desk.line_for(battle, round_desk.open_report_of(battle))
+    form = result_form(line, request.POST)
+    if form.is_valid():
+        try:
+            recorded = round_desk.record(battle, user=request.user, outcome=form.outcome(),
+                                         reason=form.cleaned_data["reason"])
+        except DomainError as error:
+            show_refusal(form, error)
+        else:
+            messages.success(request, f"Counted: {battle.general_a.name} v {battle.general_b.name}, "
+                                      f"{recorded.battle.outcome_text()}.")
+            _offer(request, recorded)
+            return _back(request, event)
+    return _render(request, event, bound=form)
+
+
+def _pk(request, name):
+    value = request.POST.get(name, "")
+    if not value.isdigit():
+        raise Http404(f"No such {name}.")
+    return int(value)
+
+
+def _offer(request, recorded):
+    if recorded.offer_disqualification:
+        messages.warning(request, f"{recorded.offer_disqualification.name} has reached the forfeit limit (R68): you "
+                                  "may disqualify them on the organizer page.")
