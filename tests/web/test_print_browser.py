@@ -1,6 +1,7 @@
 """The pairings and the result slips as Chromium prints them: no site navigation on paper, a page
 per group, readable black on white. Screenshots and PDFs go to test-artifacts/."""
 import re
+from pathlib import Path
 
 import pytest
 
@@ -68,3 +69,40 @@ def test_the_event_page_prints_standings_and_crosstables_a_group_per_page(live_s
     assert page.locator("table.standings td").first.evaluate("e => getComputedStyle(e).color") == "rgb(0, 0, 0)"
     page.screenshot(path=str(ARTIFACTS / "print-event.png"), full_page=True)
     page.pdf(path=str(ARTIFACTS / "print-event.pdf"), format="A4")
+
+
+def test_an_organizer_exports_the_results_and_moves_the_event_to_another_site(live_server, browser, event):  # noqa: F811
+    """The export page's CSV and the archive download, then the import page creating the event anew
+    (the second site is this one under another address: the archive carries no ids of this site)."""
+    from django.contrib.auth import get_user_model
+
+    from tests.web.test_end_to_end import sign_in
+    from tournaments.membership import grant_organizer_role
+    from tournaments.models import Event
+
+    organizer = grant_organizer_role(get_user_model().objects.create_user("orla", password="pw"))
+    event.organizers.add(organizer)
+    page = browser.new_page(viewport={"width": 900, "height": 1200})
+    sign_in(page, live_server.url, "orla")
+    page.goto(f"{live_server.url}/events/quay-open/export/")
+    with page.expect_download() as results:
+        page.click("text=results.csv")
+    csv_text = Path(results.value.path()).read_text(encoding="utf-8")
+    header, *rows = csv_text.splitlines()
+    assert header.startswith("Stage,Group or season,Round,Battle,General A,General B,Result,Condition,Winner")
+    assert len(rows) == 1 and ",victory,shackle," in rows[0].lower()  # the one counted result
+    with page.expect_download() as archived:
+        page.click("text=Download the archive")
+    archive_path = archived.value.path()
+
+    page.goto(f"{live_server.url}/events/import/")
+    page.set_input_files("input[name=archive]", archive_path)
+    page.fill("input[name=slug]", "quay-open-again")
+    page.click("text=Import the event")
+    page.wait_for_url("**/events/quay-open-again/manage/")
+    assert "is imported" in page.content()
+    copy = Event.objects.get(slug="quay-open-again")
+    assert list(copy.organizers.values_list("username", flat=True)) == ["orla"]
+    assert copy.battles.exclude(kind="").count() == event.battles.exclude(kind="").count() == 1
+    page.goto(f"{live_server.url}/events/quay-open-again/")
+    assert page.locator(".standings").first.is_visible() or "Standings" in page.content()
