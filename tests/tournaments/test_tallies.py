@@ -1,12 +1,15 @@
 """The database's counting (tournaments/tallies.py) agrees with the domain's pure counting on
 seasons with every kind of result, including custom forfeit awards and disqualifications."""
 import random
+from dataclasses import FrozenInstanceError
 
 import pytest
+from django.db import connection
 
-from tournaments import services
-from tournaments.domain import ForfeitAward, compute_standings
-from tournaments.models import Battle, Event, General, Registration, Season
+from tournaments import services, tallies
+from tournaments.domain import COUNTERS, ForfeitAward, StandingRow, compute_standings
+from tournaments.domain.standings import _new_row, tally
+from tournaments.models import Battle, Event, General, Group, Registration, Season
 from tournaments.tallies import count_in_database
 
 pytestmark = pytest.mark.django_db
@@ -45,3 +48,81 @@ def test_database_counting_equals_the_domain(seed, award):
     for row in expected:
         assert {name: row.figure(name) for name in tallies[row.general]} == tallies[row.general], row.general
     assert services.season_standings(season).rows == expected
+
+
+# --- the packed counting (issue 16): classes of sides, several counts to one aggregate -------------------
+
+
+def random_group(seed, award, size=6, battles=40):
+    """A qualifying group with random results (every kind, playoffs, pending) and no registrations."""
+    rng = random.Random(seed)
+    event = Event.objects.create(name=f"T{seed}", slug=f"t{seed}-{award.opp}-{int(award.counts_as_victory)}",
+                                 forfeit_award_opp=award.opp, forfeit_counts_as_victory=award.counts_as_victory)
+    group = Group.objects.create(event=event, stage=Group.Stage.QUALIFYING, index=0, name="Group A")
+    generals = [General.objects.create(name=f"T{seed}-{i}") for i in range(size)]
+    for number in range(1, battles + 1):
+        a, b = rng.sample(generals, 2)
+        kind = rng.choice(["victory", "victory", "victory", "stalemate", "resolve", "forfeit", "unplayed_dq", ""])
+        fields = {}
+        if kind == "victory":
+            fields = {"winner": rng.choice([a, b]), "condition": rng.choice(CONDITIONS)}
+        elif kind in ("forfeit", "unplayed_dq"):
+            loser = rng.choice([a, b])
+            fields = {"forfeited_by": loser, "winner": (b if loser == a else a) if kind == "forfeit" else None}
+        Battle.objects.create(event=event, group=group, number=number, general_a=a, general_b=b, kind=kind,
+                              playoff=rng.random() < 0.1, **fields)
+    return group, [g.key for g in generals]
+
+
+AWARDS = [ForfeitAward(), ForfeitAward(opp=3, counts_as_victory=False), ForfeitAward(opp=0, counts_as_victory=True),
+          ForfeitAward(opp=-2, counts_as_victory=False), ForfeitAward(opp=5, counts_as_victory=True)]
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("award", AWARDS, ids=lambda a: f"opp{a.opp}-{a.counts_as_victory}")
+@pytest.mark.parametrize("field_bits", [tallies.FIELD_BITS, 6, 2])
+def test_packed_counting_equals_the_domain(seed, award, field_bits, monkeypatch):
+    """Whatever the forfeit award and however wide a packed field (6 bits: six counts to a sum; 2 bits:
+    a general has more sides than a field holds, so the table is counted again unpacked), the database
+    gives every general the domain's figures, and the table the domain's rows."""
+    monkeypatch.setattr(tallies, "FIELD_BITS", field_bits)
+    group, keys = random_group(seed, award)
+    results = services.results_of(group.battles.all())
+    expected = tally(keys, results, forfeit_award=award)
+    assert count_in_database(generals=keys, forfeit_award=award, group_id=group.pk) == expected
+    assert services.group_standings(group).rows == compute_standings(keys, results, forfeit_award=award)
+
+
+@pytest.mark.parametrize("award", AWARDS[:2], ids=lambda a: f"opp{a.opp}-{a.counts_as_victory}")
+def test_packed_and_unpacked_statements_agree(award):
+    """Both forms of the statement, run as they are, give the same rows (bar the side count)."""
+    group, _keys = random_group(7, award, size=5, battles=60)
+
+    def run(packed, bits=tallies.FIELD_BITS):
+        sql = f"WITH {tallies._counting('group_id', award.opp, award.counts_as_victory, packed, bits)} SELECT * FROM counted"
+        with connection.cursor() as cursor:
+            cursor.execute(sql, [group.pk, False, group.pk, False])
+            return sorted(tuple(row[:-1]) for row in cursor.fetchall())
+
+    assert run(True) == run(False) == run(True, 6) == run(True, 5)
+
+
+def test_every_side_of_a_battle_has_the_domains_figures():
+    """The per-class figures come from the domain's own counting of one battle, so a class holds only
+    sides that give the same figures, and the disqualified general's unplayed battle counts nothing."""
+    vectors = tallies._side_vectors(ForfeitAward())
+    zero = (0,) * len(COUNTERS)
+    assert vectors["unplayed_dq", True, None] == zero
+    won_by = {c: dict(zip(COUNTERS, vectors["victory", True, c], strict=True)) for c in CONDITIONS}
+    assert won_by["shackle"]["shackle_victories"] == 1 and won_by["shackle"]["opp"] == 5
+    assert vectors["forfeit", False, None] == vectors["victory", True, "overpower"]  # R22 default: 1 OPP, a Victory
+
+
+def test_fast_rows_are_standing_rows():
+    """rank_tallies builds its rows without the frozen dataclass's __init__; they are the same rows."""
+    values = dict(general="7", place=2, shared=True, disqualified=False, **{name: 3 for name in COUNTERS})
+    fast = _new_row(values)
+    assert fast == StandingRow(**values) and hash(fast) == hash(StandingRow(**values))
+    assert repr(fast) == repr(StandingRow(**values))
+    with pytest.raises(FrozenInstanceError):
+        fast.opp = 4
