@@ -19,7 +19,6 @@ from .model import (
     TERRAINS,
     VARIANTS,
     BattalionSpec,
-    BattleArt,
     Build,
     Deployment,
     Destroy,
@@ -39,6 +38,7 @@ from .model import (
 )
 from .state import BattleState
 from .variants import new_battle
+from .variants.arts import KINGDOM_ARTS
 from .victory import BEST_FIRST, HOLDS, RESOLVE_TURNS, has_aggressive_action
 
 
@@ -193,33 +193,9 @@ def _deploy(state: BattleState, rng: random.Random) -> list[Deployment]:
 
 
 def _art_candidates(state: BattleState, battalion: int, rng: random.Random) -> list:
-    """Battle arts this battalion might use now; the engine decides which are legal."""
-    board = state.board
-    names = board.names
-    kingdom = state.kingdom[battalion]
-    here = state.zone[battalion]
-    arts: list = []
-    if kingdom == "flaym":
-        arts += [BattleArt(name) for name in ("pounce", "burn", "incinerate", "scald", "melt")]
-    elif kingdom == "frost":
-        own = [z for z, r in enumerate(state.ramparts) if r is not None and r[0] == state.owner[battalion]]
-        if own:
-            arts.append(BattleArt("alight", (("zone", names[rng.choice(own)]), ("facing", rng.choice(FACINGS)))))
-        arts += [BattleArt("descend", (("to", rng.choice(FACINGS)),)), BattleArt("freeze")]
-    elif kingdom == "sey":
-        far = [z for z in range(board.size) if not state.stacks[z] and state.ramparts[z] is None]
-        target = rng.choice(far) if far else here
-        arts.append(BattleArt("surge", (("to", "off" if rng.random() < 0.3 else names[target]),)))
-        enemies = [b for b in range(len(state.ids)) if state.owner[b] != state.owner[battalion] and state.zone[b] >= 0]
-        if enemies:
-            arts.append(BattleArt("undertow", (("target", state.ids[rng.choice(enemies)]),)))
-        arts.append(BattleArt("flood"))
-    elif kingdom == "timber":
-        arts += [BattleArt("flourish", (("zone", names[rng.randrange(board.size)]),)),
-                 BattleArt("overgrow", (("zone", names[rng.choice(board.adjacent[here])]),)), BattleArt("forestry")]
-    else:
-        arts += [BattleArt("mortar", (("zone", names[rng.randrange(board.size)]),)), BattleArt("farshot"),
-                 BattleArt("forge"), BattleArt("devastate")]
+    """Battle arts this battalion might use now (each kingdom's module lists its own); the engine
+    decides which are legal."""
+    arts = KINGDOM_ARTS[state.kingdom[battalion]].generator_arts(state, battalion, rng)
     rng.shuffle(arts)
     return arts
 

@@ -161,3 +161,7 @@ class CoreRuleset:
 
     def art_aggressive(self, state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> str | None:
         return None
+
+    def opening_arts(self, state: BattleState, battalion: int) -> list:
+        """R103: battle arts a first order may use to open the way for the second (none without arts)."""
+        return []

@@ -8,9 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .actions import connected
 from .conditions import BEST_FIRST, Condition
 from .constants import IN_PRISON, NOBODY
-from .model import PLAYERS
+from .errors import ReplayError
+from .model import PLAYERS, Lighten, Sacrifice
+from .state import ManeuverRun
 
 if TYPE_CHECKING:
     from .state import BattleState
@@ -181,10 +184,10 @@ def _single_order_aggressive(state: BattleState, player: int, lifted: int = NOBO
 
 
 def two_order_aggressive(state: BattleState, player: int) -> str | None:
-    """R103: with two orders in the coming turn, an aggressive action of the second order after a first
-    Maneuver that took no aggressive action itself: the first battalion moved elsewhere (uncovering the
-    battalion beneath it, clearing the way) or built a rampart the second one destroys. None when no
-    such sequence exists. A first battalion only hinders the second where it stands, so the second's
+    """R103 (R84): with two orders in the coming turn, an aggressive action of the second order after a
+    first Maneuver that took no aggressive action itself: the first battalion moved elsewhere (uncovering
+    the battalion beneath it, clearing the way), built a rampart the second one destroys or Snowblinds
+    next to (R17 amended), or used a battle art (`_after_first_art`). None when no such sequence exists. A first battalion only hinders the second where it stands, so the second's
     searches run first with the first lifted off the battlefield, and only what they find is checked
     against each place the first can really reach."""
     ruleset = state.ruleset
@@ -201,6 +204,71 @@ def two_order_aggressive(state: BattleState, player: int) -> str | None:
             found = _after_first_build(state, player, first, first_ma, hidden, second_gets_eight)
             if found is not None:
                 return found
+    if ruleset.has_arts:  # R103 (R84): a first Maneuver that uses a battle art, last (the dearest search)
+        for first, own_ma in firsts:
+            for first_ma, second_gets_eight in (((own_ma, True), (max(own_ma, ruleset.sacrifice_ma), False))
+                                                if marked else ((own_ma, False),)):
+                found = _after_first_art(state, player, first, first_ma, hidden, second_gets_eight)
+                if found is not None:
+                    return found
+    return None
+
+
+def _rampart_total(state: BattleState) -> int:
+    overgrown = sum(len(layers) for layers in state.overgrown.values()) if state.overgrown else 0
+    return sum(1 for rampart in state.ramparts if rampart is not None) + overgrown
+
+
+def _after_first_art(state: BattleState, player: int, first: int, ma: int, hidden: frozenset[int],
+                     second_gets_eight: bool) -> str | None:
+    """R103, R84: a first Maneuver that goes to a place it reaches (off any stack, R100) and there uses a
+    battle art that takes no aggressive action (its kingdom's `opening_arts`: Undertow pulling an enemy
+    closer, Burn, a terrain transformation, Alight, Descend or Chasm Forge taking it elsewhere, Flourish
+    or Overgrow raising a rampart, ...), after which a second battalion acts aggressively. Each art is
+    played by its own handler on a copy; a battlefield already searched is not searched again."""
+    ruleset = state.ruleset
+    names, ids = state.board.names, state.ids
+    start = state.zone[first]
+    ramparts = _rampart_total(state)
+    searched: set[tuple] = set()
+    helped: set[tuple] = set()  # battlefields where the second acts aggressively with the first lifted off
+    for event in state.explore(first, ma, hidden, builds=False):
+        if event[0] != "position" or event[3] < 1 or event[4]:
+            continue
+        _, here, facing, left, _stacked = event
+        base = _moved(state, first, here) if here != start else state.copy()
+        base.facing[first] = facing
+        base.to_move = player
+        base.aggressive_this_turn = False
+        view = base.copy()
+        for art in ruleset.opening_arts(base, first):
+            run = ManeuverRun(view, first, left, 1)
+            try:
+                run.apply(art)  # a refused art changes nothing (BattleState's contract): `view` serves the next
+            except ReplayError:
+                continue
+            tried, view = view, base.copy()
+            if tried.aggressive_this_turn or run.attacked or run.routed or _rampart_total(tried) < ramparts:
+                continue  # an aggressive action itself: the single-order searches find it
+            # As in `two_order_aggressive`: the first battalion only hinders the second where it stands, so
+            # the second is searched with it lifted off, once per battlefield the art leaves, and only what
+            # that finds is searched again with the first where it stands.
+            where = tried.zone[first]
+            stacks = list(tried.stacks)
+            if where >= 0:
+                stacks[where] = tuple(b for b in stacks[where] if b != first)
+            key = (tuple(stacks), tuple(tried.ramparts), None if tried.terrain is None else tuple(tried.terrain),
+                   tuple(tried.arms))
+            if key not in searched:
+                searched.add(key)
+                if _single_order_aggressive(tried, player, first, second_gets_eight) is None:
+                    continue
+                helped.add(key)
+            if key not in helped:
+                continue
+            then = _single_order_aggressive(tried, player, sacrifice_ma=second_gets_eight, exclude=first)
+            if then is not None:
+                return f"{ids[first]} can use {art.act.capitalize()} from {names[here]}, then {then}"
     return None
 
 
@@ -231,13 +299,13 @@ def _after_first_move(state: BattleState, player: int, first: int, ma: int, hidd
 
 def _after_first_build(state: BattleState, player: int, first: int, ma: int, hidden: frozenset[int],
                        second_gets_eight: bool) -> str | None:
-    """A rampart the first battalion builds (from a place it reaches) and a second battalion destroys."""
+    """A rampart the first battalion builds (from a place it reaches) and a second battalion destroys, or
+    Snowblinds next to on its way (a Frost battalion with battle arts, R17 amended)."""
     ruleset = state.ruleset
     kingdom = ruleset.rampart_kingdom(state, first)
     if kingdom is None:
         return None  # no rampart left
     names, ids = state.board.names, state.ids
-    adjacent = state.board.adjacent
     unbuildable = ruleset.unbuildable(state, first) or frozenset()
     # Where a second battalion (the first lifted off) could stand facing a zone, with MA left to destroy there.
     lifted_hidden, seconds = _maneuverable(state, player, first, second_gets_eight)
@@ -252,6 +320,25 @@ def _after_first_build(state: BattleState, player: int, first: int, ma: int, hid
                 if ahead >= 0 and not state.stacks[ahead] and state.ramparts[ahead] is None and \
                         ahead not in unbuildable:
                     wanted.setdefault(ahead, []).append(second)
+    frost = [(second, second_ma) for second, second_ma in seconds if state.kingdom[second] == "frost"]
+    if ruleset.has_arts and frost:
+        # R17 amended, R103: a rampart that lets a second (Frost) battalion Snowblind next to it on its way:
+        # one next to an empty zone that no own rampart touches yet; the second's Maneuver is searched with
+        # the Snowblind moves the rampart opens (its battle arts after them are not).
+        adjacent, stacks, ramparts = state.board.adjacent, state.stacks, state.ramparts
+
+        def opens(zone: int) -> bool:
+            return any(not stacks[near] and ramparts[near] is None and not any(
+                ramparts[z] is not None and ramparts[z][0] == player for z in adjacent[near])
+                for near in adjacent[zone])
+
+        for zone in range(state.board.size):
+            if zone in wanted or stacks[zone] or ramparts[zone] is not None or zone in unbuildable or not opens(zone):
+                continue
+            view = state.copy()
+            view.ramparts[zone] = (player, kingdom)
+            if any(_first_aggressive(view, second, second_ma, lifted_hidden) is not None for second, second_ma in frost):
+                wanted[zone] = []
     if not wanted:
         return None
     for event in state.explore(first, ma, hidden, builds=False):
@@ -259,7 +346,7 @@ def _after_first_build(state: BattleState, player: int, first: int, ma: int, hid
             continue
         here = event[1]
         for zone in wanted:
-            if zone == here or not (zone in adjacent[here] or _chained(state, player, here, zone)):
+            if zone == here or not connected(state, player, here, zone):
                 continue
             view = _moved(state, first, here) if here != state.zone[first] else state.copy()
             view.ramparts[zone] = (player, kingdom)
@@ -267,12 +354,6 @@ def _after_first_build(state: BattleState, player: int, first: int, ma: int, hid
             if then is not None:
                 return f"{ids[first]} can build a rampart at {names[zone]}, then {then}"
     return None
-
-
-def _chained(state: BattleState, player: int, origin: int, zone: int) -> bool:
-    from .actions import connected
-
-    return connected(state, player, origin, zone)
 
 
 def has_aggressive_action(state: BattleState, player: int) -> bool:
@@ -345,7 +426,7 @@ def _uncovered_arms(state: BattleState, battalion: int) -> int | None:
     return most
 
 
-def can_leave_zone(state: BattleState, battalion: int) -> bool:
+def can_leave_zone(state: BattleState, battalion: int, sacrifice_completed: bool = False) -> bool:
     """R12, R32 (in part), R102: whether a battalion could ever Move out of its zone, the rest of the
     battlefield frozen, as its general's coming turn finds it (`turn_start_view`). A battalion beneath
     others counts once its own battalions above are sacrificed, with the Arms handed down to it by their
@@ -365,7 +446,7 @@ def can_leave_zone(state: BattleState, battalion: int) -> bool:
     on_enemy = below != NOBODY and state.owner[below] != player
     facings = (state.facing[battalion],) if on_enemy else range(4)
     zones = state.zone
-    sacrifice_ma = ruleset.sacrifice_ma if covered or any(
+    sacrifice_ma = ruleset.sacrifice_ma if sacrifice_completed or covered or any(
         zones[b] >= 0 for b in state.battalions_of[player] if b != battalion) else 0
     best_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms))
     destroy_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms, ruleset.destroy_min_arms))
@@ -391,13 +472,117 @@ def can_leave_zone(state: BattleState, battalion: int) -> bool:
 
 def _first_leaver(state: BattleState, player: int) -> int | None:
     """The first of `player`'s battalions on the battlefield (army order) that can leave its zone, the
-    battlefield as their coming turn finds it (R102)."""
+    battlefield as their coming turn finds it (R102). When `player` stalled on its last turn, its coming
+    turn cannot be another Stall (R5, R91, `_leaves_without_a_second_stall`)."""
     view = turn_start_view(state, player)
     zones = view.zone
+    second_stall = state.stalled[player] and not state.is_over
     for battalion in view.battalions_of[player]:
-        if zones[battalion] >= 0 and can_leave_zone(view, battalion):
+        if zones[battalion] >= 0 and can_leave_zone(view, battalion) and (
+                not second_stall or _leaves_without_a_second_stall(state, player, battalion, view)):
             return battalion
     return None
+
+
+def _coming_turn(state: BattleState, player: int, beneficiary: int = NOBODY) -> tuple[BattleState, bool]:
+    """A copy of the battle at `player`'s coming turn after its steps 1-4, the other general's turn
+    passing frozen first when that general moves next (only its step 3 runs: its Vigor and the Stun it
+    placed on `player`'s battalion end, R12, R13); and whether a sacrifice completed (R2), its 8 MA
+    going to `beneficiary`. Raises ReplayError when `beneficiary` cannot be named."""
+    work = state.copy()
+    if work.to_move != player:
+        if work.vigor != NOBODY and work.owner[work.vigor] != player:
+            work.vigor = NOBODY
+        if work.stun != NOBODY and work.owner[work.stun] == player:
+            work.stun = NOBODY
+        work.to_move = player
+        work.turns_played += 1
+    opened = work.start_turn(PLAYERS[player], sacrifice_beneficiary=None if beneficiary == NOBODY
+                             else work.ids[beneficiary])
+    return work, opened.sacrifice_completed
+
+
+def _leaves_in_one_maneuver(state: BattleState, battalion: int, ma: int) -> bool:
+    """Whether a Maneuver of `battalion` with `ma` MA, in a turn whose steps 1-4 are done, takes it out
+    of its zone: a Move, or an art that changes its zone (R12), after turning for MA where it may."""
+    where = state.zone[battalion]
+    if any(event[0] == "position" and event[1] != where for event in state.explore(battalion, ma, builds=False)):
+        return True
+    ruleset = state.ruleset
+    if not ruleset.has_arts or len(state.stacks[where]) > 1:
+        return False  # R100: no battle art from a stack
+    facing = state.facing[battalion]
+    arms = state.arms[battalion]
+    for turn_to in range(4):
+        left = ma - (ruleset.face_cost(facing, turn_to) if turn_to != facing else 0)
+        if left >= 1 and ruleset.art_can_leave(state, battalion, (turn_to,), left, left, arms):
+            return True
+    return False
+
+
+def _leaves_without_a_second_stall(state: BattleState, player: int, battalion: int, view: BattleState) -> bool:
+    """R12 with R5 (R91): `player` stalled on its last turn, so a Stall in its coming turn would be the second
+    in a row, a Forced Surrender after which nothing moves. `battalion`, which could leave its zone given
+    Stalls (`can_leave_zone`), still can when that turn needs none: it moves out of its zone in that
+    turn, or the turn gives another order after which it can (the turn after may Stall again): a
+    Lighten of it or of the own battalion topping its stack (any lower Arms, any transfer down), or a
+    Sacrifice of another own battalion (its 8 MA in the turn after). A stunned battalion (its Stun
+    still there in that turn) and one that nothing but a Stall prepares never leave. `view` is the
+    battlefield as that turn finds it (`turn_start_view`), for the quick look first."""
+    marked = state.sacrifice[player]
+    if view.stacks[view.zone[battalion]][-1] == battalion and not (state.stun == battalion and state.to_move == player):
+        completed = marked != NOBODY and view.zone[marked] < 0
+        ruleset = state.ruleset
+        if _leaves_in_one_maneuver(view, battalion, ruleset.sacrifice_ma if completed else
+                                   ruleset.maneuver_ma(view.arms[battalion])):
+            return True
+    try:
+        start, completed = _coming_turn(state, player, battalion if state.sacrifice[player] != NOBODY else NOBODY)
+    except ReplayError:  # it cannot take the 8 MA (not on the battlefield after steps 1-4)
+        start, completed = _coming_turn(state, player)
+    where = start.zone[battalion]
+    if where < 0:
+        return False
+    stack = start.stacks[where]
+    ruleset = state.ruleset
+    if stack[-1] == battalion and start.stun != battalion:
+        ma = ruleset.sacrifice_ma if completed else ruleset.maneuver_ma(start.arms[battalion])
+        if _leaves_in_one_maneuver(start, battalion, ma):
+            return True
+    top = stack[-1]
+    orders: list = []
+    if state.owner[top] == player and (top == battalion or battalion in stack):
+        current = start.arms[top]
+        below = stack[-2] if len(stack) > 1 and start.owner[stack[-2]] == player else NOBODY
+        for arms in range(current - 1, 0, -1):
+            most = 0 if below == NOBODY else min(current - arms, 6 - start.arms[below])
+            orders += [Lighten(start.ids[top], arms, transfer=transfer or None) for transfer in range(most + 1)]
+    orders += [Sacrifice(start.ids[other]) for other in start.battalions_of[player]
+               if other != battalion and start.zone[other] >= 0]
+    for order in orders:
+        after = start.copy()
+        try:
+            after.apply_order(order, 1)
+        except ReplayError:
+            continue
+        after.end_turn()
+        sacrificed = isinstance(order, Sacrifice)
+        view = turn_start_view(_after_frozen_turn(after), player)
+        if view.zone[battalion] >= 0 and can_leave_zone(view, battalion, sacrifice_completed=sacrificed):
+            return True
+    return False
+
+
+def _after_frozen_turn(state: BattleState) -> BattleState:
+    """The other general's turn passing frozen on `state` (in place; see `_coming_turn`)."""
+    mover = state.to_move
+    if state.vigor != NOBODY and state.owner[state.vigor] == mover:
+        state.vigor = NOBODY
+    if state.stun != NOBODY and state.owner[state.stun] != mover:
+        state.stun = NOBODY
+    state.to_move = 1 - mover
+    state.turns_played += 1
+    return state
 
 
 def paralyzed(state: BattleState, declarer: int) -> Check:

@@ -61,6 +61,12 @@ class BattleArts:
         return KINGDOM_ARTS[state.kingdom[battalion]].can_leave(self, state, battalion, facings, best_ma, full_ma,
                                                                  arms)
 
+    # ---- R103: the arts a first order of a double time turn may use to open the way for the second ----
+    def opening_arts(self, state: BattleState, battalion: int) -> list:
+        kingdom = KINGDOM_ARTS[state.kingdom[battalion]]
+        arms = state.arms[battalion]
+        return [art for art in kingdom.opening_arts(state, battalion) if arms in kingdom.ARMS[art.act]]
+
     # ---- R13: Pounce, Surge, a Mortar on a rampart, and the attacks of Descend and Chasm Forge ----
     def art_aggressive(self, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
                        nested: bool = False) -> str | None:

@@ -23,6 +23,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    import random
+
     from ...ruleset import CoreRuleset
     from ...state import BattleState, ManeuverRun
 
@@ -172,6 +174,25 @@ def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int
                 if found is not None:
                     return found
     return None
+
+
+def generator_arts(state: BattleState, battalion: int, rng: random.Random) -> list[BattleArt]:
+    """The written Blak arts the generator (`rules_engine.generator`) tries for this battalion now, with
+    random fields; the engine decides which are legal."""
+    board = state.board
+    return [BattleArt("mortar", (("zone", board.names[rng.randrange(board.size)]),)), BattleArt("farshot"),
+            BattleArt("forge"), BattleArt("devastate")]
+
+
+def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
+    """R103, R84: the Blak arts (with each choice of their fields) that a first order of a double time turn
+    may use, taking no aggressive action, to open the way for the second order; the engine decides which
+    are legal where the battalion stands."""
+    names = state.board.names
+    here, facing = state.zone[battalion], state.facing[battalion]
+    arts = [BattleArt("mortar", (("zone", names[zone]),)) for zone in line(state, here, facing, MORTAR_RANGE)
+            if state.stacks[zone] and state.ramparts[zone] is None]  # a Mortar on a rampart is aggressive
+    return arts + [BattleArt("farshot"), BattleArt("forge"), BattleArt("devastate")]
 
 
 HANDLERS = {"mortar": mortar, "farshot": farshot, "forge": forge, "devastate": devastate}

@@ -165,8 +165,8 @@ def after_art_move(ruleset: CoreRuleset, state: BattleState, battalion: int, zon
     ids, names = state.ids, state.board.names
     for facing, cost in facings:
         left = ma - cost
-        if left < 1:
-            continue
+        if left < 0:
+            continue  # with 0 MA left it may still destroy a rampart of its own kingdom (R40: 0 MA)
         if moved is None:
             moved = state.copy()
             moved.remove_from_stack(battalion)

@@ -24,6 +24,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    import random
+
     from ...ruleset import CoreRuleset
     from ...state import BattleState, ManeuverRun
 
@@ -123,6 +125,19 @@ def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int
             target = [b for b in state.stacks[target_zone] if b not in hidden][-1]
             return f"{state.ids[battalion]} can pounce on {state.ids[target]} at {names[target_zone]}"
     return None
+
+
+def generator_arts(state: BattleState, battalion: int, rng: random.Random) -> list[BattleArt]:
+    """The written Flaym arts the generator (`rules_engine.generator`) tries for this battalion now, with
+    random fields; the engine decides which are legal."""
+    return [BattleArt(name) for name in ("pounce", "burn", "incinerate", "scald", "melt")]
+
+
+def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
+    """R103, R84: the Flaym arts (with each choice of their fields) that a first order of a double time turn
+    may use, taking no aggressive action, to open the way for the second order; the engine decides which
+    are legal where the battalion stands."""
+    return [BattleArt(name) for name in ("burn", "incinerate", "scald", "melt")]  # Pounce is aggressive
 
 
 HANDLERS = {"pounce": pounce, "burn": burn, "incinerate": incinerate, "scald": scald,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...board import FACING_INDEX, NO_ZONE
+from ...board import FACING_INDEX, FACINGS, NO_ZONE
 from ...errors import Location, ReplayError
 from ...model import PLAYERS, BattleArt
 from .common import (
@@ -18,6 +18,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    import random
+
     from ...ruleset import CoreRuleset
     from ...state import BattleState, ManeuverRun
 
@@ -95,12 +97,103 @@ def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings,
 
 def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
                nested: bool = False) -> str | None:
+    """R13 for a Frost battalion: Alight and Descend (`_alight_or_descend`, Arms 6), and, outside a
+    search already nested in another, a rampart built on the way that opens a Snowblind or an Alight
+    (`_build_then_go_on`, R13 "one it could build earlier in the same Maneuver", R17 amended)."""
+    found = _alight_or_descend(ruleset, state, battalion, ma, hidden, nested) if state.arms[battalion] == 6 else None
+    if found is None and not nested:
+        found = _build_then_go_on(ruleset, state, battalion, ma, hidden)
+    return found
+
+
+def _build_then_go_on(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int,
+                      hidden: frozenset[int]) -> str | None:
+    """R13, R17 amended: from a place its Maneuver reaches (off any stack, R100), the battalion builds a
+    rampart where Build reaches (next to it, or to a chain of own ramparts reaching it; 1 MA) and goes
+    on: the rampart lets it Snowblind for 0 MA onto an empty zone next to the rampart that no own
+    rampart touched before, or (Arms 6) Alight on it. Only such ramparts are
+    tried: one that opens neither only blocks, and building and destroying it is the core search's
+    ("destroy" of a "built" rampart). The search after the build builds nothing more."""
+    kingdom = ruleset.rampart_kingdom(state, battalion)
+    if kingdom is None:
+        return None
+    me = state.owner[battalion]
+    build_cost = ruleset.build_cost
+    unbuildable = ruleset.unbuildable(state, battalion) or frozenset()
+    adjacent = state.board.adjacent
+    stacks, ramparts = state.stacks, state.ramparts
+    ids, names = state.ids, state.board.names
+    alights = state.arms[battalion] == 6
+
+    def opens(near: int, here: int) -> bool:
+        if alights:
+            return True
+        return any(zone != here and ramparts[zone] is None and not [b for b in stacks[zone] if b != battalion]
+                   and not any(ramparts[z] is not None and ramparts[z][0] == me for z in adjacent[zone])
+                   for zone in adjacent[near])
+
+    def buildable(here: int) -> set[int]:  # next to it, or to a chain of own ramparts reaching it (Build)
+        chain = [z for z in adjacent[here] if ramparts[z] is not None and ramparts[z][0] == me]
+        seen, found = set(chain), set(adjacent[here])
+        while chain:
+            current = chain.pop()
+            for z in adjacent[current]:
+                if ramparts[z] is not None and ramparts[z][0] == me:
+                    if z not in seen:
+                        seen.add(z)
+                        chain.append(z)
+                else:
+                    found.add(z)
+        return found
+
+    # Positions worth building from: off any stack with the MA to build, and not dominated by a position
+    # on the same zone that can turn to this facing and still have as much MA left (the search after the
+    # build may turn too).
+    best: dict[int, list[tuple[int, int]]] = {}
+    for event in state.explore(battalion, ma, hidden, builds=False):
+        if event[0] == "position" and not event[4] and event[3] >= build_cost:
+            best.setdefault(event[1], []).append((event[2], event[3]))
+    starts = [(here, facing, left) for here, found in best.items() for facing, left in found
+              if not any(other != facing and other_left - ruleset.face_cost(other, facing) >= left
+                         for other, other_left in found)]
+    for here, facing, left in starts:
+        for near in sorted(buildable(here)):
+            if near == here or near in unbuildable or ramparts[near] is not None or [
+                    b for b in stacks[near] if b not in hidden and b != battalion] or not opens(near, here):
+                continue
+            view = state.copy()
+            if here != view.zone[battalion]:
+                view.remove_from_stack(battalion)
+                view.stacks[here] = view.stacks[here] + (battalion,)
+                view.zone[battalion] = here
+            view.facing[battalion] = facing
+            view.ramparts[near] = (me, kingdom)
+            ruleset.take_rampart(view, me, kingdom)
+            then = None
+            for kind, where, _cost, target in view.explore(battalion, left - build_cost, hidden, positions=False):
+                if kind in ("attack", "rout"):
+                    then = f"{kind} {ids[target]} at {names[where]}"
+                elif kind == "destroy":
+                    then = (f"build a rampart at {names[where]} and destroy it" if target == "built"
+                            else f"destroy the rampart at {names[where]}")
+                if then is not None:
+                    break
+            else:
+                found = _alight_or_descend(ruleset, view, battalion, left - build_cost, hidden, False) \
+                    if alights else None
+                if found is not None:
+                    then = found.removeprefix(f"{ids[battalion]} can ")
+            if then is not None:
+                return f"{ids[battalion]} can build a rampart at {names[near]}, then {then}"
+    return None
+
+
+def _alight_or_descend(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
+                       nested: bool) -> str | None:
     """Descend from the rampart it stands on, or Alight on an own rampart and Descend from it (1 MA
     each, R65): onto an enemy battalion that is an attack (R47); onto an empty or own zone the Maneuver
     goes on. Alight lands with any facing; before a Descend from where it stands it may turn for MA.
     An Alight may also be followed by the Destroy of a rampart next to it (Arms 6)."""
-    if state.arms[battalion] != 6:
-        return None
     ident = state.ids[battalion]
     names = state.board.names
     adjacent = state.board.adjacent
@@ -139,6 +232,29 @@ def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int
             if found is not None:
                 return found
     return None
+
+
+def generator_arts(state: BattleState, battalion: int, rng: random.Random) -> list[BattleArt]:
+    """The written Frost arts the generator (`rules_engine.generator`) tries for this battalion now, with
+    random fields; the engine decides which are legal."""
+    names = state.board.names
+    arts: list[BattleArt] = []
+    own = [z for z, r in enumerate(state.ramparts) if r is not None and r[0] == state.owner[battalion]]
+    if own:
+        arts.append(BattleArt("alight", (("zone", names[rng.choice(own)]), ("facing", rng.choice(FACINGS)))))
+    arts += [BattleArt("descend", (("to", rng.choice(FACINGS)),)), BattleArt("freeze")]
+    return arts
+
+
+def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
+    """R103, R84: the Frost arts (with each choice of their fields) that a first order of a double time turn
+    may use, taking no aggressive action, to open the way for the second order; the engine decides which
+    are legal where the battalion stands."""
+    names = state.board.names
+    me, here = state.owner[battalion], state.zone[battalion]
+    arts = [BattleArt("alight", (("zone", names[zone]), ("facing", facing))) for zone, rampart in enumerate(state.ramparts)
+            if rampart is not None and rampart[0] == me and zone != here and not state.stacks[zone] for facing in FACINGS]
+    return arts + [BattleArt("descend", (("to", facing),)) for facing in FACINGS] + [BattleArt("freeze")]
 
 
 HANDLERS = {"alight": alight, "descend": descend, "freeze": transforming("freeze", KINGDOM, ARMS["freeze"])}

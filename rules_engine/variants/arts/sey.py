@@ -22,6 +22,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    import random
+
     from ...ruleset import CoreRuleset
     from ...state import BattleState, ManeuverRun
 
@@ -145,6 +147,33 @@ def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int
             target = [b for b in state.stacks[target_zone] if b not in hidden][-1]
             return f"{state.ids[battalion]} can surge {state.ids[target]} at {names[target_zone]}"
     return None
+
+
+def generator_arts(state: BattleState, battalion: int, rng: random.Random) -> list[BattleArt]:
+    """The written Sey arts the generator (`rules_engine.generator`) tries for this battalion now, with
+    random fields; the engine decides which are legal."""
+    board = state.board
+    names = board.names
+    arts: list[BattleArt] = []
+    far = [z for z in range(board.size) if not state.stacks[z] and state.ramparts[z] is None]
+    target = rng.choice(far) if far else state.zone[battalion]
+    arts.append(BattleArt("surge", (("to", "off" if rng.random() < 0.3 else names[target]),)))
+    enemies = [b for b in range(len(state.ids)) if state.owner[b] != state.owner[battalion] and state.zone[b] >= 0]
+    if enemies:
+        arts.append(BattleArt("undertow", (("target", state.ids[rng.choice(enemies)]),)))
+    arts.append(BattleArt("flood"))
+    return arts
+
+
+def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
+    """R103, R84: the Sey arts (with each choice of their fields) that a first order of a double time turn
+    may use, taking no aggressive action, to open the way for the second order; the engine decides which
+    are legal where the battalion stands."""
+    here = state.zone[battalion]
+    enemy = 1 - state.owner[battalion]
+    arts = [BattleArt("undertow", (("target", state.ids[stack[-1]]),)) for zone, stack in enumerate(state.stacks)
+            if stack and state.owner[stack[-1]] == enemy and direction_two_away(state, here, zone) is not None]
+    return arts + [BattleArt("flood")]  # Surge is aggressive
 
 
 HANDLERS = {"surge": surge, "undertow": undertow, "flood": transforming("flood", KINGDOM, ARMS["flood"])}

@@ -15,6 +15,8 @@ from .common import (
 )
 
 if TYPE_CHECKING:
+    import random
+
     from ...ruleset import CoreRuleset
     from ...state import BattleState, ManeuverRun
 
@@ -81,6 +83,28 @@ def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings,
 def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
                nested: bool = False) -> str | None:
     return None  # building by Flourish or Overgrow is no aggressive action; Destroy is the core's
+
+
+def generator_arts(state: BattleState, battalion: int, rng: random.Random) -> list[BattleArt]:
+    """The written Timber arts the generator (`rules_engine.generator`) tries for this battalion now, with
+    random fields; the engine decides which are legal."""
+    board = state.board
+    names = board.names
+    return [BattleArt("flourish", (("zone", names[rng.randrange(board.size)]),)),
+            BattleArt("overgrow", (("zone", names[rng.choice(board.adjacent[state.zone[battalion]])]),)),
+            BattleArt("forestry")]
+
+
+def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
+    """R103, R84: the Timber arts (with each choice of their fields) that a first order of a double time turn
+    may use, taking no aggressive action, to open the way for the second order; the engine decides which
+    are legal where the battalion stands."""
+    names = state.board.names
+    arts = [BattleArt("flourish", (("zone", names[zone]),)) for zone, stack in enumerate(state.stacks)
+            if not stack and state.ramparts[zone] is None]
+    arts += [BattleArt("overgrow", (("zone", names[zone]),)) for zone, rampart in enumerate(state.ramparts)
+             if rampart is not None and not state.stacks[zone]]
+    return arts + [BattleArt("forestry")]
 
 
 HANDLERS = {"flourish": flourish, "overgrow": overgrow,

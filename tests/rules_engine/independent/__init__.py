@@ -3,6 +3,7 @@
 - `oracle.py`: the brute-force search, written from the rules text and the rulings;
 - `engine_adapter.py`: the only module that touches the engine (move generator and answers);
 - `positions.py`: hypothesis strategies for legal small-board positions near the end of a game;
-- `test_oracle_agrees.py`: the agreement property (`OPP_ORACLE_EXAMPLES`), hand-built positions,
-  and the engine's known misjudgements as strict xfail cases (`cases/*.json`, minimal replays).
+- `test_oracle_agrees.py`: the agreement property (a cheap capped run by default, the long run with
+  `OPP_ORACLE_EXAMPLES`), hand-built positions, and the engine's former misjudgements as cases
+  (`cases/*.json`, minimal replays), decided by both.
 """

@@ -10,11 +10,16 @@ aggressive action - is made here. Each "not paralyzed" / "not blunted" answer co
 `play_turn` before it is believed.
 
 Slow by design: small boards only (4x4, 5x5). Bounds (documented limits of the search, not of the
-rulings): at most `MAX_BUILDS` rampart-creating actions (build, Flourish, Overgrow) per Maneuver;
+rulings): at most `MAX_BUILDS` rampart-creating actions (build, Flourish, Overgrow) per Maneuver,
+and builds only where a rampart can serve (the builder can destroy it, Arms 4+, or Mortar it, or is
+Frost with battle arts and may Snowblind next to it or Alight on it; or, in a double time turn's
+first order, another battalion may use it): elsewhere a rampart of its own only stands in the way;
 at most `MAX_PREPARATION_TURNS` turns of preparation before the Maneuver that leaves the zone
 (Paralyze), of which at most one builds a rampart (only a Frost battalion's preparations build,
-see below). `enemy_facings`, `torment` and `counter_facings` choices are never needed to move or
-to act aggressively and are not enumerated.
+see below). `face` actions past the MA (allowed only in a Maneuver of faces alone, a Stall, R5,
+R79) are not searched on: such a Maneuver is the Stall order, searched as one. `enemy_facings`,
+`torment` and `counter_facings` choices are never needed to move or to act aggressively and are not
+enumerated. `capped` bounds the number of engine steps tried (the test suite's cheap default).
 
 Paralyze (R12, R102). The declaring general's opponent ("the enemy") is paralyzed when no enemy
 battalion is in the declarer's prison and, with the declarer's side frozen (its turns pass with no
@@ -61,7 +66,8 @@ is taken from the engine, and a Snowblind move is tried only as the engine reads
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from . import engine_adapter as engine
@@ -89,6 +95,35 @@ PLAIN_ARTS = {
 }
 ZONE_CHANGING_ARTS = frozenset(("pounce", "alight", "descend", "forge"))
 RAMPART_CREATING = frozenset(("build", "flourish", "overgrow"))
+
+
+class SearchCapped(Exception):
+    """The search tried more engine steps than `capped` allows: the position is inconclusive for the
+    oracle (not a disagreement); the property discards it (`hypothesis.assume`)."""
+
+
+_CAP: dict[str, int | None] = {"left": None}
+
+
+@contextmanager
+def capped(steps: int | None) -> Iterator[None]:
+    """Run the searches inside with at most `steps` engine steps in all (Maneuver actions and
+    preparatory orders tried, counted deterministically, so that a capped position stays capped);
+    past it they raise `SearchCapped`. None: no cap (the long run)."""
+    before = _CAP["left"]
+    _CAP["left"] = steps
+    try:
+        yield
+    finally:
+        _CAP["left"] = before
+
+
+def _spend(steps: int = 1) -> None:
+    left = _CAP["left"]
+    if left is not None:
+        if left < steps:
+            raise SearchCapped("the search met its cap")
+        _CAP["left"] = left - steps
 
 
 @dataclass
@@ -166,7 +201,7 @@ def covered_battalions(state, player: str) -> list[str]:
 
 
 # ---- Candidate Maneuver actions (brute force; the engine judges each) --------------------------
-def _candidate_actions(state, ident: str, builds_so_far: int) -> list[dict]:
+def _candidate_actions(state, ident: str, builds_so_far: int, builds_for_others: bool = False) -> list[dict]:
     me = engine.view(state, ident)
     if me.place != "battlefield":
         return []
@@ -188,7 +223,12 @@ def _candidate_actions(state, ident: str, builds_so_far: int) -> list[dict]:
         if top and engine.view(state, top[-1]).general == enemy:
             for destination in [*_adjacent(state, near), "off"]:
                 out.append({"act": "rout", "target": top[-1], "to": destination})
-    may_build = builds_so_far < MAX_BUILDS
+    # A rampart the battalion builds only stands in its own way, unless it can destroy it (Arms 4+, R13:
+    # "one it could build earlier in the same Maneuver"), Mortar it (Blak Arms 6) or Snowblind next to it
+    # or Alight on it (Frost): only then are builds searched, or when another battalion may use it (the
+    # first order of a double time turn, `builds_for_others`).
+    may_build = builds_so_far < MAX_BUILDS and (builds_for_others or me.arms >= 4 or (arts and kingdom == "frost")
+                                                or (arts and kingdom == "blak" and me.arms in ART_ARMS["mortar"]))
     if may_build:
         out += [{"act": "build", "zone": zone} for zone in engine.free_zones(state)]
     if not arts:
@@ -245,7 +285,8 @@ def _aggression(before_stacks: tuple, before_ramparts: int, after, ident: str, s
     return None
 
 
-def search_maneuver(base, ident: str, order_number: int, goal: Callable, collect: bool = False):
+def search_maneuver(base, ident: str, order_number: int, goal: Callable, collect: bool = False,
+                    builds_for_others: bool = False):
     """Every Maneuver of `ident` from `base` (a state after steps 1-4): returns
     (witness actions or None, [action lists of every other legal Maneuver] when `collect`).
 
@@ -272,7 +313,9 @@ def search_maneuver(base, ident: str, order_number: int, goal: Callable, collect
         before_stacks = engine.stacks_now(work)
         before_ramparts = _rampart_count(work)
         start_zone = engine.view(work, ident).zone
-        for action in _candidate_actions(work, ident, node.builds):
+        candidates = _candidate_actions(work, ident, node.builds, builds_for_others)
+        _spend(len(candidates))
+        for action in candidates:
             try:
                 engine.apply_action(run, action)
             except engine.Refused:
@@ -284,7 +327,10 @@ def search_maneuver(base, ident: str, order_number: int, goal: Callable, collect
             if goal(work, run, child) and engine.ma_spent(run) >= 1:
                 return list(child.actions), endings
             key = (engine.fingerprint(work), engine.ma_left(run), builds, aggressive, engine.ma_spent(run) >= 1)
-            if key not in seen:
+            # R5, R79: `face` actions past the MA are allowed only in a Maneuver of faces alone (a Stall,
+            # MA not counted, searched as the Stall order); any other action after them is refused. Not
+            # searched on: its MA would fall without end, every turning a new position.
+            if engine.ma_left(run) >= 0 and key not in seen:
                 seen.add(key)
                 child.saved = engine.save_maneuver(run)
                 queue.append(child)
@@ -448,7 +494,8 @@ def _first_orders(start, enemy: str, beneficiary: str | None):
         # (Arms 4+) or Alight or Snowblind by it (Frost with battle arts); otherwise it only blocks.
         builds_matter = any(engine.view(start, other).arms >= 4 or (arts and engine.kingdom_of(start, other) == "frost")
                             for other in _on_battlefield(start, enemy) if other != ident)
-        _, endings = search_maneuver(start, ident, 1, lambda work, run, node: False, collect=True)
+        _, endings = search_maneuver(start, ident, 1, lambda work, run, node: False, collect=True,
+                                     builds_for_others=builds_matter)
         for actions in endings:
             if not builds_matter and any(action["act"] in RAMPART_CREATING for action in actions):
                 continue
@@ -616,6 +663,7 @@ def _preparations(start, by: str, ident: str, beneficiary, endings, may_build: b
                             orders.append(order)
         orders += _sacrifices(start, by, ident, here)
     found = []
+    _spend(len(orders))
     for order in orders:
         after = engine.copy(start)
         try:

@@ -28,8 +28,8 @@ VARIANT_SETS = (
 
 
 @st.composite
-def positions(draw, variant_sets=VARIANT_SETS):
-    size = draw(st.sampled_from(BOARD_SIZES), label="board")
+def positions(draw, variant_sets=VARIANT_SETS, board_sizes=BOARD_SIZES):
+    size = draw(st.sampled_from(board_sizes), label="board")
     variants = draw(st.sampled_from(variant_sets), label="variants")
     seed = draw(st.integers(0, 2**31 - 1), label="seed")
     max_turns = draw(st.integers(8, 120), label="max_turns")

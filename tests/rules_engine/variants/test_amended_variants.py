@@ -37,6 +37,43 @@ def forge_onto_b6(**fields) -> dict:
                 terrain={"a3": "chasm"}, p1={"A1": "a2"}, p2={"B6": "a4"})
 
 
+def two_surges(second_to: str, variants=ARTS, **options) -> dict:
+    """Sey A6 (Arms 6, 8 MA from A1's sacrifice) on c2 surges B2 (c4) to b4, moves to c4, turns E and surges
+    B4 (f4, on the edge) to `second_to`, all in one Maneuver (R61: a Surge does not end it)."""
+    turns = [turn("p1", {"type": "sacrifice", "battalion": "A1"}), turn("p2", stall()),
+             turn("p1", maneuver("A6", art("surge", to="b4"), MOVE, MOVE, {"act": "face", "to": "E"},
+                                 art("surge", to=second_to)), sacrifice_beneficiary="A6")]
+    return game(variants, turns, kingdoms=("sey", "flaym"), p1={"A6": "c2"}, p2={"B2": "c4", "B4": "f4"}, **options)
+
+
+def descend_onto_b6(**fields) -> dict:
+    """Frost: A2 builds on b2, A6 alights on it facing E; B6 walks onto c2, slaughters A3 and takes Vigor; A6
+    descends E onto B6, which Vigor keeps alive (Arms 6 -> 5)."""
+    turns = [turn("p1", maneuver("A2", {"act": "build", "zone": "b2"})), turn("p2", maneuver("B6", MOVE)),
+             turn("p1", maneuver("A6", art("alight", zone="b2", facing="E"))), turn("p2", maneuver("B6", MOVE)),
+             turn("p1", maneuver("A6", art("descend", to="E", **fields)))]
+    return game(ARTS, turns, kingdoms=("frost", "sey"), p1={"A3": "c2"}, p2={"B6": "c4"})
+
+
+def p1_builds_and_alights(then: dict | None, **alight_fields) -> dict:
+    """Frost: A2 builds on b2 and A6 alights on it facing N (with `alight_fields`); then A6 plays `then`."""
+    turns = [turn("p1", maneuver("A2", {"act": "build", "zone": "b2"})), turn("p2", maneuver("B1", MOVE)),
+             turn("p1", maneuver("A6", art("alight", zone="b2", facing="N", **alight_fields)))]
+    if then is not None:
+        turns += [turn("p2", maneuver("B2", MOVE)), turn("p1", maneuver("A6", then))]
+    return game(ARTS, turns, kingdoms=("frost", "sey"))
+
+
+def pounce_onto_b5_and_b6(**fields) -> dict:
+    """Double Time, Flaym p1: A3 steps onto c3; B6 slaughters it there and takes Vigor, and B5 climbs onto B6;
+    A6 (c1) pounces on c3: B5 is slaughtered outright (R60) and B6, attacked next, survives by its Vigor."""
+    turns = [turn("p1", maneuver("A3", MOVE)),
+             turn("p2", maneuver("B6", MOVE), maneuver("B5", MOVE, MOVE)),
+             turn("p1", maneuver("A6", art("pounce", **fields)), stall())]
+    return game(ARTS + DT, turns, kingdoms=("flaym", "sey"), p1={"A6": "c1", "A3": "c2"},
+                p2={"B6": "c4", "B5": "c5"})
+
+
 def far_apart_blunt_claim(variants) -> dict:
     """p1 claims Blunt after the first Battle turn. p2 stands on row 13, out of anyone's reach; each of its
     Arms 4+ battalions is beneath a lighter one (stacked, it cannot build or destroy)."""
@@ -82,6 +119,35 @@ CASES = [
     Case("r106-pounce-enemy-facings-checked", "R106: a Pounce may carry enemy_facings; its slaughtered target "
          "is no survivor", game(ARTS, [turn("p1", maneuver("A6", art("pounce", enemy_facings={"B6": "E"})))],
                                 kingdoms=("flaym", "sey")), error=("bad_enemy_facing", 1, 1, 1)),
+    Case("r107-surge-stun-on-the-last-surged", "R107, R61: the Stun goes to the last battalion surged that stays "
+         "on the battlefield; the earlier one keeps none", two_surges("f3"),
+         after=all_of(battalion_is("B2", zone="b4", tokens=()), battalion_is("B4", zone="f3", tokens=("stun",)),
+                      battalion_is("A6", zone="c4"))),
+    Case("r107-surge-last-taken-prisoner", "R107, R31: the last battalion surged is taken prisoner, so no Stun "
+         "is placed (the earlier one keeps none)", two_surges("off"),
+         after=all_of(battalion_is("B2", zone="b4", tokens=()), battalion_is("B4", place="prison", tokens=()))),
+    Case("r107-surge-last-slaughtered-on-chasm", "R107: the last battalion surged is slaughtered on chasm, so no "
+         "Stun is placed (the earlier one keeps none)", two_surges("f3", variants=BOTH, terrain={"f3": "chasm"}),
+         after=all_of(battalion_is("B2", zone="b4", tokens=()), battalion_is("B4", place="graveyard"))),
+    Case("r106-descend-enemy-facings", "R106: a Descend that attacks sets the survivor's facing",
+         descend_onto_b6(enemy_facings={"B6": "W"}),
+         after=all_of(battalion_is("B6", zone="c2", arms=5, facing="W"), battalion_is("A6", zone="c2"))),
+    Case("r106-descend-without-enemy-facings", "R7: without enemy_facings the survivor's facing is unchanged",
+         descend_onto_b6(), after=battalion_is("B6", zone="c2", arms=5, facing="S")),
+    Case("r106-descend-enemy-facings-survivor-only", "R106: a Descend's enemy_facings names only a survivor",
+         descend_onto_b6(enemy_facings={"A3": "W"}), error=("bad_enemy_facing", 5, 1, 1)),
+    Case("r106-descend-onto-an-empty-zone-no-enemy-facings", "R106: a Descend onto an empty zone attacks nobody, "
+         "so enemy_facings has no battalion to name",
+         p1_builds_and_alights(art("descend", to="N", enemy_facings={"B6": "W"})), error=("bad_enemy_facing", 5, 1, 1)),
+    Case("r106-alight-no-enemy-facings", "R106, R59: an Alight never lands on an enemy battalion, so its "
+         "enemy_facings has no survivor to name", p1_builds_and_alights(None, enemy_facings={"B6": "W"}),
+         error=("bad_enemy_facing", 3, 1, 1)),
+    Case("r106-pounce-enemy-facings", "R106, R60: a Pounce may set the facing of the battalion that survives "
+         "beneath its slaughtered target", pounce_onto_b5_and_b6(enemy_facings={"B6": "E"}),
+         after=all_of(battalion_is("B5", place="graveyard"), battalion_is("B6", zone="c3", arms=5, facing="E"),
+                      battalion_is("A6", zone="c3"))),
+    Case("r106-pounce-without-enemy-facings", "R7: without enemy_facings the survivor of a Pounce keeps its "
+         "facing", pounce_onto_b5_and_b6(), after=battalion_is("B6", zone="c3", arms=5, facing="S")),
     Case("r4-vigor-caps-the-forest-fire", "R4 amended: Vigor caps B4's loss to the Forest fire of p1's Sacrifice "
          "at 1", p1_sacrifices_on_forest_then_b4_attacks(), after=battalion_is("B4", zone="b1", arms=3)),
 ]
