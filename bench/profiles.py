@@ -72,8 +72,9 @@ def scoreboard():
 
 
 def job():
-    setup_django("opp_bench_jobs", redis_url="redis://127.0.0.1:6379/13", migrate=False)
     import jobs
+
+    jobs.setup(migrate=False)
 
     import rules_engine
     from tournaments import reporting

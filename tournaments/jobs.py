@@ -17,6 +17,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.dispatch import Signal
 from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
@@ -26,6 +27,11 @@ logger = logging.getLogger(__name__)
 
 ADJUDICATE = "tournaments.adjudicate_report"
 QUEUE_DOWN = (BrokerError, ConnectionError, OSError)
+# Sent by `reporting.adjudicate` inside the transaction that writes a verdict (with conditional
+# UPDATEs, which send no post_save), with `adjudication` (as written) and `report` (as written, with its
+# battle, event and generals; None when the report had been decided meanwhile): the notifications
+# mail after the commit from these, without reading them again.
+verdict_written = Signal()
 QUEUE_DOWN_REASON = ("The job queue did not answer; the replay will be adjudicated when it does "
                      "(the sweep or `manage.py adjudicate_pending` sends it).")
 

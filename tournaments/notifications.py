@@ -20,9 +20,12 @@ step that caused the mail.
 from __future__ import annotations
 
 import logging
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import partial
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models.signals import post_init, post_save
@@ -31,7 +34,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
-from tournaments import rules
+from tournaments import jobs, rules
 from tournaments.models import (
     Adjudication,
     AuditEntry,
@@ -58,8 +61,13 @@ PAIRING_ACTIONS = {"groups formed", "final group formed", "playoff scheduled", "
 # --- preferences ------------------------------------------------------------------------------------
 
 def settings_of(user) -> NotificationSettings:
-    """The user's choices (all on for a user who never changed them); not saved until changed."""
-    found = NotificationSettings.objects.filter(user=user).first()
+    """The user's choices (all on for a user who never changed them); not saved until changed. Read
+    with the user when they were (`select_related("notification_settings")`, as `verdict_given` does)."""
+    # Read through `_state`, which a lazy `request.user` hands on to the user it wraps.
+    cached = getattr(getattr(user, "_state", None), "fields_cache", {})
+    key = get_user_model().notification_settings.related.get_accessor_name()  # its cache name too
+    # A cached None: the user has no row.
+    found = cached[key] if key in cached else NotificationSettings.objects.filter(user=user).first()
     return found or NotificationSettings(user=user)
 
 
@@ -86,27 +94,81 @@ def _footer():
 
 
 def deliver(user, kinds, key, subject, body) -> bool:
-    """Mails `user` once for `key`, as the first of `kinds` they want; False when nothing was sent."""
+    """Mails `user` once for `key`, as the first of `kinds` they want; False when nothing was sent.
+    Inside `one_batch` the mail joins the batch (True: it will be tried) and goes when the batch ends."""
     if user is None or not getattr(user, "email", "") or not user.is_active:
         return False
     prefs = settings_of(user)
     kind = next((kind for kind in kinds if prefs.wants(kind)), None)
     if kind is None:
         return False
-    subject = subject[:200]
+    mail = (Notification(user=user, kind=kind, key=key[:80], subject=subject[:200]), body)
+    batch = _batch.get()
+    if batch is not None:
+        batch.append(mail)
+        return True
+    return bool(_send([mail]))
+
+
+_batch: ContextVar[list | None] = ContextVar("notifications_batch", default=None)
+
+
+@contextmanager
+def one_batch():
+    """The mails of one happening (a verdict: the request to confirm and the verdict; a dispute: the
+    generals and the organizers) are claimed in one INSERT and marked sent in one UPDATE: two
+    commits, not two a mail (docs/performance.md, section 4). Nested batches are the outer one."""
+    if _batch.get() is not None:
+        yield
+        return
+    mails = []
+    token = _batch.set(mails)
     try:
-        with transaction.atomic():  # claims the key first: two processes never both mail it
-            note = Notification.objects.create(user=user, kind=kind, key=key[:80], subject=subject)
+        yield
+    finally:
+        _batch.reset(token)
+        _send(mails)
+
+
+def _claim_keys(notes):
+    """Claims the keys first, a Notification row each, so two processes never both mail one key;
+    returns the notes claimed here. One INSERT for all; if a key was claimed already, each on its own."""
+    try:
+        with transaction.atomic():  # a savepoint inside a transaction: a refused claim leaves it usable
+            claimed = Notification.objects.bulk_create(notes)
+        if all(note.pk is not None for note in claimed):
+            return claimed
     except IntegrityError:
-        return False
-    try:
-        send_mail(subject, body + _footer(), settings.DEFAULT_FROM_EMAIL, [user.email])
-    except Exception as error:  # noqa: BLE001 - any mail server failure; the step that caused it stands
-        logger.warning("notification %s to %s not sent: %s", key, user.get_username(), error)
-        Notification.objects.filter(pk=note.pk).update(error=f"{type(error).__name__}: {error}"[:300])
-        return False
-    Notification.objects.filter(pk=note.pk).update(sent=True)
-    return True
+        pass
+    claimed = []
+    for note in notes:
+        try:
+            with transaction.atomic():
+                claimed.append(Notification.objects.create(user=note.user, kind=note.kind, key=note.key,
+                                                           subject=note.subject))
+        except IntegrityError:
+            continue
+    return claimed
+
+
+def _send(mails):
+    """Claims, sends and marks sent a list of (Notification not saved, body); the number sent."""
+    if not mails:
+        return 0
+    bodies = {(note.user_id, note.key): body for note, body in mails}
+    sent = []
+    for note in _claim_keys([note for note, _body in mails]):
+        try:
+            send_mail(note.subject, bodies[note.user_id, note.key] + _footer(), settings.DEFAULT_FROM_EMAIL,
+                      [note.user.email])
+        except Exception as error:  # noqa: BLE001 - any mail server failure; the step that caused it stands
+            logger.warning("notification %s to %s not sent: %s", note.key, note.user.get_username(), error)
+            Notification.objects.filter(pk=note.pk).update(error=f"{type(error).__name__}: {error}"[:300])
+            continue
+        sent.append(note.pk)
+    if sent:
+        Notification.objects.filter(pk__in=sent).update(sent=True)
+    return len(sent)
 
 
 def _after_commit(function, *args):
@@ -149,8 +211,9 @@ def _battle_url(battle):
     return site_url(reverse("battle-detail", args=[battle.pk]))
 
 
-def _verdict_sentence(report):
-    adjudication = Adjudication.objects.filter(report=report).first()
+def _verdict_sentence(report, adjudication=None):
+    if adjudication is None:
+        adjudication = Adjudication.objects.filter(report=report).first()
     if adjudication is None or adjudication.state != Adjudication.State.DONE or not adjudication.verdict:
         return ""
     verdict = adjudication.verdict
@@ -179,9 +242,10 @@ def _reporter_and_opponent(report):
 
 # --- the happenings ---------------------------------------------------------------------------------
 
-def report_waiting(report_id):
-    """A general's report waits for the opponent: they are asked to confirm or dispute it."""
-    report = _report_of(report_id)
+def report_waiting(report_id, *, report=None, adjudication=None):
+    """A general's report waits for the opponent: they are asked to confirm or dispute it. `report`
+    and `adjudication` (as `verdict_given` has them) spare reading them again."""
+    report = report or _report_of(report_id)
     if report is None or report.status not in Report.AWAITING_STATUSES:
         return
     reporter, opponent = _reporter_and_opponent(report)
@@ -190,7 +254,7 @@ def report_waiting(report_id):
     battle, event = report.battle, report.battle.event
     lines = [f"{reporter.name} reported the result of your battle in {event.name}:",
              f"  {_battle_line(battle)}", f"  Result: {_claim(report)}"]
-    verdict = _verdict_sentence(report) if report.status == Report.Status.CHECKED else ""
+    verdict = _verdict_sentence(report, adjudication) if report.status == Report.Status.CHECKED else ""
     if verdict:
         lines.append(f"  {verdict}")
     lines += ["", f"Confirm it if it is right, or dispute it and say why: {_battle_url(battle)}"]
@@ -204,25 +268,42 @@ def report_waiting(report_id):
             "\n".join(lines))
 
 
-def verdict_given(adjudication_id):
+def _with_players(report):
+    """Sets the players (with their notification settings) on the battle's two generals of a report
+    the job read without them: one query."""
+    battle = report.battle
+    users = {user.pk: user for user in get_user_model().objects.select_related("notification_settings").filter(
+        pk__in=[general.user_id for general in battle.generals() if general.user_id is not None])}
+    for general in battle.generals():
+        if general.user_id in users:
+            general.user = users[general.user_id]
+    return report
+
+
+@one_batch()  # its mails in one claim and one mark
+def verdict_given(adjudication_id, adjudication=None, report=None):
     """The engine's verdict is in: the two generals hear it (the opponent of an agreeing report in
-    the request to confirm; both generals of a contradicted one in the dispute mail)."""
-    adjudication = Adjudication.objects.filter(pk=adjudication_id, state=Adjudication.State.DONE).first()
-    if adjudication is None:
-        return
-    report = _report_of(adjudication.report_id)
-    if report is None:
-        return
+    the request to confirm; both generals of a contradicted one in the dispute mail). The job passes
+    the adjudication and the report as it wrote them (`jobs.verdict_written`); without them both are read."""
+    if adjudication is None or report is None:
+        adjudication = Adjudication.objects.filter(pk=adjudication_id, state=Adjudication.State.DONE).first()
+        if adjudication is None:
+            return
+        report = _report_of(adjudication.report_id)
+        if report is None:
+            return
+    else:
+        report = _with_players(report)
     if (report.status == Report.Status.DISPUTED and adjudication.agrees is False
             and report.status_reason == adjudication.disagreement):
-        report_disputed(report.pk, by_engine=True)  # the engine disputed it: the dispute mail names the verdict
+        report_disputed(report.pk, by_engine=True, report=report)  # the dispute mail names the verdict
         return
     battle, event = report.battle, report.battle.event
     skip = None
     if report.status == Report.Status.CHECKED:
-        report_waiting(report.pk)  # the opponent: confirm, with the verdict
+        report_waiting(report.pk, report=report, adjudication=adjudication)  # the opponent: confirm, with the verdict
         skip = _reporter_and_opponent(report)[1]
-    sentence = _verdict_sentence(report)
+    sentence = _verdict_sentence(report, adjudication)
     body = "\n".join([f"The rules engine adjudicated the replay of your battle in {event.name}:",
                       f"  {_battle_line(battle)}", f"  Reported: {_claim(report)} ({report.get_status_display()})",
                       f"  {sentence}", "", f"The battle's page: {_battle_url(battle)}"])
@@ -232,10 +313,11 @@ def verdict_given(adjudication_id):
                     f"[{event.name}] Verdict: {battle.general_a.name} v {battle.general_b.name}", body)
 
 
-def report_disputed(report_id, *, by_engine=False):
+@one_batch()  # its mails in one claim and one mark
+def report_disputed(report_id, *, by_engine=False, report=None):
     """A report is disputed (by the opponent, or by the engine's verdict): both generals and the
-    event's organizers hear why."""
-    report = _report_of(report_id)
+    event's organizers hear why. `report` (as `verdict_given` has it) spares reading it again."""
+    report = report or _report_of(report_id)
     if report is None or report.status != Report.Status.DISPUTED:
         return
     battle, event = report.battle, report.battle.event
@@ -259,7 +341,7 @@ def report_disputed(report_id, *, by_engine=False):
     for general in battle.generals():
         if general.user_id is not None:
             users[general.user_id] = (general.user, general_kinds)
-    for organizer in event.organizers.all():
+    for organizer in event.organizers.select_related("notification_settings"):
         users.setdefault(organizer.pk, (organizer, ["disputes"]))
     for user, kinds in users.values():
         deliver(user, kinds, f"report:{report.pk}:disputed", subject, body)
@@ -328,6 +410,12 @@ def adjudication_saved(sender, instance, raw=False, **kwargs):
     if not raw and instance.state == Adjudication.State.DONE and instance._state_when_loaded != instance.state:
         _after_commit(verdict_given, instance.pk)
     instance._state_when_loaded = instance.state
+
+
+@receiver(jobs.verdict_written, dispatch_uid="notifications.verdict_written")
+def verdict_written(sender, adjudication, report, **kwargs):
+    # The job writes with conditional UPDATEs (no post_save) and passes what it wrote.
+    _after_commit(verdict_given, adjudication.pk, adjudication, report)
 
 
 @receiver(post_save, sender=AuditEntry, dispatch_uid="notifications.audit_written")
