@@ -17,8 +17,7 @@ import axe_playwright_python
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.conftest import missing_service
-from tests.web.test_end_to_end import CHROMIUM
+from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, require_chromium
 from tournaments.demo import DEMO_LEAGUE_SLUG, DEMO_PASSWORD, load_demo
 from tournaments.models import Report
 
@@ -26,9 +25,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WIDTHS = (390, 1280)
 SCREENSHOTS = os.environ.get("OPP_A11Y_SCREENSHOTS")
 AXE_SCRIPT = Path(axe_playwright_python.__file__).with_name("axe.min.js")  # axe-core as the package ships it
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
 # What one page shows, in the page: a list of problems in words. `columns` are [table selector, column
 # header] pairs whose cells must all be on the screen ("*": the last column); empty at 1280 px.
 CHECKS = """([columns, width]) => {
@@ -182,8 +178,7 @@ async def visit_all(base, visitors):
 
 
 def test_every_page_reads_on_a_phone_and_at_1280_px_with_no_serious_axe_violation(live_server):
-    if not Path(CHROMIUM).exists():
-        missing_service(f"Chromium is not installed at {CHROMIUM} (Debian package chromium).")
+    require_chromium()
     visitors = demo_pages()
     problems = asyncio.run(visit_all(live_server.url, visitors))
     assert problems == [], "\n".join(sorted(problems))

@@ -4,44 +4,17 @@ their generals with the organizer's links; one reports a battle with its replay,
 it, the other sees it waiting for them and confirms; the standings page shows the new OPP.
 Screenshots go to test-artifacts/."""
 import json
-import os
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.conftest import missing_service
 from tests.reporting.conftest import replay_between
+from tests.web.conftest import ARTIFACTS, sign_in
 from tournaments.membership import grant_organizer_role
 from tournaments.models import Event, Report
 
-CHROMIUM = os.environ.get("OPP_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 NAMES = ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    # Playwright's sync API keeps an event loop in this thread; the test's own ORM calls are synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not Path(CHROMIUM).exists():
-        missing_service(f"Chromium is not installed at {CHROMIUM} (Debian package chromium).")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        yield browser
-        browser.close()
-
-
-def sign_in(page, base, username):
-    page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", "pw")
-    page.click("button[type=submit]")
 
 
 def test_an_event_from_creation_to_a_report_both_generals_stand_behind(live_server, browser, tmp_path):

@@ -4,7 +4,7 @@ screen even with long names. Screenshots go to test-artifacts/."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.web.test_end_to_end import ARTIFACTS, browser, sign_in  # noqa: F401  (the browser fixture)
+from tests.web.conftest import ARTIFACTS, sign_in
 from tournaments import membership, reporting, services
 from tournaments.membership import grant_organizer_role
 from tournaments.models import Battle, General, Report
@@ -14,7 +14,7 @@ PHONE = {"width": 390, "height": 844}
 LONG_NAMES = ["Bartholomew Featherstonehaugh-Montgomery", "Wilhelmina Throckmorton-Ashbury", "Cyd"]
 
 
-def test_a_member_reports_an_arranged_battle_on_a_phone(live_server, browser):  # noqa: F811
+def test_a_member_reports_an_arranged_battle_on_a_phone(live_server, browser):
     User = get_user_model()
     organizer = grant_organizer_role(User.objects.create_user("olga", password="pw"))
     league = services.create_event(name="Pier League", slug="pier", kind="league", actor=organizer)

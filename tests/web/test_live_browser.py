@@ -4,7 +4,7 @@ Screenshots go to test-artifacts/."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.web.test_end_to_end import ARTIFACTS, browser, sign_in  # noqa: F401 (browser is a fixture)
+from tests.web.conftest import ARTIFACTS, sign_in
 from tournaments import services
 from tournaments.membership import grant_organizer_role
 from tournaments.models import Event, General
@@ -27,7 +27,7 @@ def event():
     return Event.objects.get(pk=event.pk)
 
 
-def test_a_result_recorded_by_the_organizer_reaches_other_pages_without_a_reload(live_server, browser, event):  # noqa: F811
+def test_a_result_recorded_by_the_organizer_reaches_other_pages_without_a_reload(live_server, browser, event):
     base = live_server.url
     battle = event.battles.select_related("general_a", "general_b").order_by("group__index", "number").first()
     winner, loser = battle.general_a, battle.general_b
@@ -79,7 +79,7 @@ def test_a_result_recorded_by_the_organizer_reaches_other_pages_without_a_reload
     assert player.locator("form[action$='/report/'] textarea[name=replay_text]").input_value() == "my notes"
 
 
-def test_a_busy_venue_screen_keeps_to_the_screen(live_server, browser, event):  # noqa: F811
+def test_a_busy_venue_screen_keeps_to_the_screen(live_server, browser, event):
     organizer = get_user_model().objects.get(username="olga")
     battles = list(event.battles.select_related("general_a", "general_b").order_by("round", "group__index", "number"))
     for battle in battles[:7]:

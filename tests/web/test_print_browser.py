@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.tournaments.helpers import make_tournament, open_battles, victory
-from tests.web.test_end_to_end import ARTIFACTS, browser  # noqa: F401  (the Chromium fixture)
+from tests.web.conftest import ARTIFACTS
 from tournaments import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -25,7 +25,7 @@ def event():
     return event
 
 
-def test_the_pairings_print_without_navigation_and_a_group_per_page(live_server, browser, event):  # noqa: F811
+def test_the_pairings_print_without_navigation_and_a_group_per_page(live_server, browser, event):
     ARTIFACTS.mkdir(exist_ok=True)
     page = browser.new_page(viewport={"width": 900, "height": 1200})
     page.goto(f"{live_server.url}/events/quay-open/print/pairings/")
@@ -43,7 +43,7 @@ def test_the_pairings_print_without_navigation_and_a_group_per_page(live_server,
     assert pdf_pages(ARTIFACTS / "print-pairings.pdf") == 2  # a page per group
 
 
-def test_the_result_slips_print_with_their_qr_codes(live_server, browser, event):  # noqa: F811
+def test_the_result_slips_print_with_their_qr_codes(live_server, browser, event):
     page = browser.new_page(viewport={"width": 900, "height": 1200})
     page.goto(f"{live_server.url}/events/quay-open/print/slips/")
     page.emulate_media(media="print")
@@ -57,7 +57,7 @@ def test_the_result_slips_print_with_their_qr_codes(live_server, browser, event)
     assert pdf_pages(ARTIFACTS / "print-slips.pdf") == 2  # two slips to an A4 page, none split
 
 
-def test_the_event_page_prints_standings_and_crosstables_a_group_per_page(live_server, browser, event):  # noqa: F811
+def test_the_event_page_prints_standings_and_crosstables_a_group_per_page(live_server, browser, event):
     page = browser.new_page(viewport={"width": 900, "height": 1200})
     page.goto(f"{live_server.url}/events/quay-open/")
     page.emulate_media(media="print")
@@ -71,12 +71,12 @@ def test_the_event_page_prints_standings_and_crosstables_a_group_per_page(live_s
     page.pdf(path=str(ARTIFACTS / "print-event.pdf"), format="A4")
 
 
-def test_an_organizer_exports_the_results_and_moves_the_event_to_another_site(live_server, browser, event):  # noqa: F811
+def test_an_organizer_exports_the_results_and_moves_the_event_to_another_site(live_server, browser, event):
     """The export page's CSV and the archive download, then the import page creating the event anew
     (the second site is this one under another address: the archive carries no ids of this site)."""
     from django.contrib.auth import get_user_model
 
-    from tests.web.test_end_to_end import sign_in
+    from tests.web.conftest import sign_in
     from tournaments.membership import grant_organizer_role
     from tournaments.models import Event
 

@@ -8,21 +8,18 @@ terrain and battle_arts variants): a chasm on b1 and five other terrains; A5, A2
 turn 2 B4's Devastate turns a4, b3, b4, b5 and c4 to crag; turn 12 B5's Devastate turns b3 and b4
 from crag to chasm (slaughtering B4 and B5 there) and a3, b2 to crag."""
 import json
-import os
 from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.conftest import missing_service
 from tests.reporting.conftest import REPLAYS
+from tests.web.conftest import ARTIFACTS
 from tournaments import membership, reporting, services
 from tournaments.membership import grant_organizer_role
 from tournaments.replay_view import viewer_document
 
 TERRAIN_BATTLE = Path(__file__).parent / "replays" / "terrain-devastate.json"
-CHROMIUM = os.environ.get("OPP_CHROMIUM", "/usr/bin/chromium")
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
 def terrain_battle(p1="Ada", p2="Ben"):
@@ -161,21 +158,6 @@ def test_an_illegal_step_is_told_once_above_and_last_in_the_move_list(client):
     assert document["error"]["by"] == "p1" and document["ending"] == ""
 
 
-@pytest.fixture
-def chromium(monkeypatch):
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    if not Path(CHROMIUM).exists():
-        missing_service(f"Chromium is not installed at {CHROMIUM} (Debian package chromium).")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        yield browser
-        browser.close()
-
-
 def serious_axe_violations(page):
     from axe_playwright_python.sync_playwright import Axe
 
@@ -184,9 +166,9 @@ def serious_axe_violations(page):
             for violation in results.response["violations"] if violation["impact"] in ("serious", "critical")]
 
 
-def signed_in_page(chromium, live_server, user, **context_options):
+def signed_in_page(browser, live_server, user, **context_options):
     """A page in its own browser context, signed in as `user` (replays are shown to the battle's generals)."""
-    page = chromium.new_context(**context_options).new_page()
+    page = browser.new_context(**context_options).new_page()
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("input[name=username]", user.username)
     page.fill("input[name=password]", "pw")
@@ -196,14 +178,12 @@ def signed_in_page(chromium, live_server, user, **context_options):
 
 
 @pytest.mark.browser
-@pytest.mark.xfail(strict=False, reason="KNOWN DEFECT: since replays became private to the battle's generals, the "
-                   "signed-in phone page draws no battalion within 30 s; to be found and fixed")
-def test_the_viewer_reads_on_a_phone_and_steps_once_per_key(live_server, chromium):
+def test_the_viewer_reads_on_a_phone_and_steps_once_per_key(live_server, browser):
     battles = terrain_event_battles()
     battle, illegal = report_terrain_battle(battles[0]), report_terrain_battle(battles[1], illegal_at_turn_5)
     a, b = battle.general_a, battle.general_b
     ARTIFACTS.mkdir(exist_ok=True)
-    page = signed_in_page(chromium, live_server, a.user, viewport={"width": 390, "height": 844},
+    page = signed_in_page(browser, live_server, a.user, viewport={"width": 390, "height": 844},
                           device_scale_factor=2)
     page.goto(f"{live_server.url}/battles/{battle.pk}/replay/")
     page.locator("#battlefield .battalion").first.wait_for()
@@ -258,6 +238,9 @@ def test_the_viewer_reads_on_a_phone_and_steps_once_per_key(live_server, chromiu
 
     assert serious_axe_violations(page) == []
 
+    # A replay is shown to its battle's generals only: the illegal one is another pair's battle.
+    page = signed_in_page(browser, live_server, illegal.general_a.user, viewport={"width": 390, "height": 844},
+                          device_scale_factor=2)
     page.goto(f"{live_server.url}/battles/{illegal.pk}/replay/")
     page.locator("#battlefield .battalion").first.wait_for()
     assert page.locator("#turn-label").inner_text() == "After turn 4"  # the picture before the bad step
@@ -265,7 +248,7 @@ def test_the_viewer_reads_on_a_phone_and_steps_once_per_key(live_server, chromiu
     assert page.locator("#move-list li.illegal").inner_text().startswith(f"Turn 5 · {illegal.general_a.name}: not legal")
     page.screenshot(path=str(ARTIFACTS / "replay-viewer-phone-illegal.png"))
 
-    wide = signed_in_page(chromium, live_server, a.user, viewport={"width": 1280, "height": 900})
+    wide = signed_in_page(browser, live_server, a.user, viewport={"width": 1280, "height": 900})
     wide.goto(f"{live_server.url}/battles/{battle.pk}/replay/")
     wide.locator("#battlefield .battalion").first.wait_for()
     wide.keyboard.press("End")

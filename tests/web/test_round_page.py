@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.reporting.conftest import replay_between
-from tests.web.test_end_to_end import ARTIFACTS, browser, sign_in  # noqa: F401  (browser is a fixture)
+from tests.web.conftest import ARTIFACTS, sign_in
 from tournaments import reporting, round_desk, services
 from tournaments.domain import DomainError
 from tournaments.membership import grant_organizer_role
@@ -467,7 +467,7 @@ def test_the_result_form_script_is_a_local_static_file(client, event):
 
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
-def test_an_organizer_records_a_result_on_the_round_page_and_sees_it_counted(live_server, browser):  # noqa: F811
+def test_an_organizer_records_a_result_on_the_round_page_and_sees_it_counted(live_server, browser):
     event, organizer = build_event(password="pw")
     battle = first_round(event)[0]
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
