@@ -138,24 +138,10 @@ def aggressive_action(state: BattleState, player: int) -> str | None:
     zone = _extrication_zone(state, player)
     if zone is not None:
         return f"{ids[state.prisons[1 - player][0]]} can be extricated to {names[zone]}"
-    ruleset = state.ruleset
-    hidden, candidates = _maneuverable(state, player)
-    for battalion, ma in candidates:
-        event = _first_aggressive(state, battalion, ma, hidden)
-        if event is not None:
-            kind, zone, _cost, target = event
-            if kind == "attack":
-                return f"{ids[battalion]} can attack {ids[target]} at {names[zone]}"
-            if kind == "rout":
-                return f"{ids[battalion]} can rout {ids[target]} at {names[zone]}"
-            if target == "built":
-                return f"{ids[battalion]} can build a rampart at {names[zone]} and destroy it"
-            return f"{ids[battalion]} can destroy the rampart at {names[zone]}"
-        if ruleset.has_arts:
-            found = ruleset.art_aggressive(state, battalion, ma, hidden)
-            if found is not None:
-                return found
-    if ruleset.orders_in_turn(state.turns_played + 1) > 1:
+    found = _single_order_aggressive(state, player)
+    if found is not None:
+        return found
+    if state.ruleset.orders_in_turn(state.turns_played + 1) > 1:
         return two_order_aggressive(state, player)
     return None
 
