@@ -239,18 +239,48 @@ class BattleState:
         self.ruleset.setup(self)
 
     def copy(self) -> BattleState:
+        """An independent copy: the per-turn lists are copied, the fixed parts (board, ruleset, ids,
+        owners, kingdoms, control) shared. Spelled out field by field because the Paralyze and Blunt
+        searches copy the battle thousands of times a replay."""
         other = BattleState.__new__(BattleState)
-        for name in ("rules", "board", "ruleset", "generals", "ids", "index", "owner", "kingdom", "vigor",
-                     "vigor_lost", "stun", "turns_played", "to_move", "forced_surrender", "calm_turns",
-                     "deployed", "phase", "turn_in_progress", "_sacrifice_completed", "_beneficiary",
-                     "aggressive_this_turn", "_stalled_this_turn", "control", "_selected", "battalions_of",
-                     "routed_stun"):
-            setattr(other, name, getattr(self, name))
-        for name in ("arms", "facing", "zone", "stacks", "ramparts", "ramparts_left", "prisons", "graveyards",
-                     "sacrifice", "stalled"):
-            setattr(other, name, list(getattr(self, name)))
-        other.terrain = None if self.terrain is None else list(self.terrain)
-        other.rampart_pool = None if self.rampart_pool is None else list(self.rampart_pool)
+        other.rules = self.rules
+        other.board = self.board
+        other.ruleset = self.ruleset
+        other.generals = self.generals
+        other.ids = self.ids
+        other.index = self.index
+        other.owner = self.owner
+        other.kingdom = self.kingdom
+        other.battalions_of = self.battalions_of
+        other.control = self.control
+        other.vigor = self.vigor
+        other.vigor_lost = self.vigor_lost
+        other.stun = self.stun
+        other.turns_played = self.turns_played
+        other.to_move = self.to_move
+        other.forced_surrender = self.forced_surrender
+        other.calm_turns = self.calm_turns
+        other.deployed = self.deployed
+        other.phase = self.phase
+        other.turn_in_progress = self.turn_in_progress
+        other._sacrifice_completed = self._sacrifice_completed
+        other._beneficiary = self._beneficiary
+        other.aggressive_this_turn = self.aggressive_this_turn
+        other._stalled_this_turn = self._stalled_this_turn
+        other._selected = self._selected
+        other.routed_stun = self.routed_stun
+        other.arms = self.arms[:]
+        other.facing = self.facing[:]
+        other.zone = self.zone[:]
+        other.stacks = self.stacks[:]
+        other.ramparts = self.ramparts[:]
+        other.ramparts_left = self.ramparts_left[:]
+        other.prisons = self.prisons[:]
+        other.graveyards = self.graveyards[:]
+        other.sacrifice = self.sacrifice[:]
+        other.stalled = self.stalled[:]
+        other.terrain = None if self.terrain is None else self.terrain[:]
+        other.rampart_pool = None if self.rampart_pool is None else self.rampart_pool[:]
         other.overgrown = None if self.overgrown is None else dict(self.overgrown)
         return other
 
@@ -555,10 +585,11 @@ class BattleState:
         """Step 1 (R26, R37): on each stack topped by an enemy battalion, `player`'s highest battalion
         leaves it and attacks down from the top. Returns the attacked enemy battalions that survive."""
         survivors: set[int] = set()
-        for zone in range(self.board.size):
-            stack = self.stacks[zone]
-            if len(stack) < 2:
-                continue
+        stacks, zones = self.stacks, self.zone
+        # Only a zone holding one of `player`'s battalions can be due; a counter attack changes no other zone.
+        due = sorted({zones[b] for b in self.battalions_of[player] if zones[b] >= 0 and len(stacks[zones[b]]) > 1})
+        for zone in due:
+            stack = stacks[zone]
             position = self.highest_own(zone, player)
             if position is None or position == len(stack) - 1:
                 continue

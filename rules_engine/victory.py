@@ -353,6 +353,9 @@ def has_aggressive_action(state: BattleState, player: int) -> bool:
     if _extrication_zone(state, player) is not None:
         return True
     hidden, candidates = _maneuverable(state, player)
+    for battalion, ma in candidates:
+        if _attacks_next_door(state, battalion, ma, hidden):
+            return True
     searches = [state.explore(battalion, ma, hidden, positions=False, builds=False, pause_each_ma=True)
                 for battalion, ma in candidates]
     while searches:
@@ -371,6 +374,38 @@ def has_aggressive_action(state: BattleState, player: int) -> bool:
                 return True
     if ruleset.orders_in_turn(state.turns_played + 1) > 1:  # R103
         return two_order_aggressive(state, player) is not None
+    return False
+
+
+def _attacks_next_door(state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> bool:
+    """Whether `battalion` can attack a neighbouring enemy with at most one turn of facing first: the
+    cheapest attacks a Maneuver search meets (`BattleState.explore`), found without starting one. Most
+    turn ends have one, so most Blunt checks end here; False says only that none is this near."""
+    where = state.zone[battalion]
+    ramparts = state.ramparts
+    if ramparts[where] is not None:
+        return False  # on a rampart (Alight) only Descend leaves
+    stacks, owner = state.stacks, state.owner
+    ruleset = state.ruleset
+    me = owner[battalion]
+    neighbours = state.board.neighbours[where]
+    facing = state.facing[battalion]
+    below = stacks[where]
+    stacked = any(b != battalion and b not in hidden for b in below) if len(below) > 1 or hidden else False
+    turns = ((facing, 0),) if stacked else ((facing, 0), *ruleset.face_turns[facing])
+    for turn_to, face_cost in turns:
+        ahead = neighbours[turn_to]
+        if ahead < 0 or ramparts[ahead] is not None or face_cost >= ma:
+            continue
+        there = stacks[ahead]
+        if hidden:
+            there = tuple(b for b in there if b not in hidden)
+        if not there or owner[there[-1]] == me:
+            continue
+        if ruleset.uniform_moves:
+            return True  # face_cost + 1 <= ma
+        if ruleset.can_enter(state, battalion, ahead) and face_cost + ruleset.move_cost(state, battalion, ahead) <= ma:
+            return True
     return False
 
 
