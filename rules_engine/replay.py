@@ -211,35 +211,52 @@ def _surrogate_error(text: str | None = None) -> ReplayError:
 
 def check_shape(value: Any, check_strings: bool = True) -> None:
     """Depth, size and JSON-ness of an already decoded document (walked without recursion); with
-    `check_strings`, also that its strings and keys are Unicode text (no lone surrogate)."""
-    stack = [(value, 1)]
-    nodes = 0
+    `check_strings`, also that its strings and keys are Unicode text (no lone surrogate). Leaves are
+    checked where they stand and counted by their container, so only containers are ever stacked."""
+    _check_leaf(value, check_strings)
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
+    nodes = 1
     while stack:
         item, depth = stack.pop()
-        nodes += 1
+        if depth > MAX_DEPTH:
+            raise ReplayError("too_deep", f"The replay nests deeper than {MAX_DEPTH} levels.")
+        nodes += len(item)
         if nodes > MAX_NODES:
             raise ReplayError("too_large", f"The replay holds more than {MAX_NODES} values.")
         if isinstance(item, dict):
-            if depth > MAX_DEPTH:
-                raise ReplayError("too_deep", f"The replay nests deeper than {MAX_DEPTH} levels.")
-            for key, child in item.items():
-                if not isinstance(key, str):
+            for key in item:
+                if type(key) is not str and not isinstance(key, str):
                     raise ReplayError("wrong_type", "Object keys must be strings.")
                 if check_strings and not key.isascii() and _has_lone_surrogate(key):
                     raise _surrogate_error()
+            children = item.values()
+        else:
+            children = item
+        for child in children:
+            kind = type(child)
+            if kind is str:
+                if check_strings and not child.isascii() and _has_lone_surrogate(child):
+                    raise _surrogate_error()
+            elif kind is dict or kind is list:
                 stack.append((child, depth + 1))
-        elif isinstance(item, list):
-            if depth > MAX_DEPTH:
-                raise ReplayError("too_deep", f"The replay nests deeper than {MAX_DEPTH} levels.")
-            stack.extend((child, depth + 1) for child in item)
-        elif isinstance(item, float):
-            if item != item or item in (float("inf"), float("-inf")):
-                raise ReplayError("not_json", "NaN and Infinity are not JSON numbers.")
-        elif isinstance(item, str):
-            if check_strings and not item.isascii() and _has_lone_surrogate(item):
-                raise _surrogate_error()
-        elif not isinstance(item, int | type(None)):
-            raise ReplayError("wrong_type", f"{type(item).__name__} is not a JSON value.")
+            elif kind is not int and kind is not bool and child is not None:
+                if isinstance(child, dict | list):
+                    stack.append((child, depth + 1))
+                else:
+                    _check_leaf(child, check_strings)
+
+
+def _check_leaf(item: Any, check_strings: bool) -> None:
+    if isinstance(item, dict | list | int | type(None)):
+        return
+    if isinstance(item, float):
+        if item != item or item in (float("inf"), float("-inf")):
+            raise ReplayError("not_json", "NaN and Infinity are not JSON numbers.")
+    elif isinstance(item, str):
+        if check_strings and not item.isascii() and _has_lone_surrogate(item):
+            raise _surrogate_error()
+    else:
+        raise ReplayError("wrong_type", f"{type(item).__name__} is not a JSON value.")
 
 
 # ---- Typed field access --------------------------------------------------------------------------
@@ -412,6 +429,25 @@ def _read_formation(reader: _Reader, value: Any) -> tuple[Deployment, ...]:
 
 # ---- Turns -------------------------------------------------------------------------------------
 
+_PLAIN_MOVE = Move()
+_FACES = {facing: Face(facing) for facing in FACINGS}
+
+
+def _plain_action(value: Any) -> Action | None:
+    """The two actions most Maneuvers are made of, `{"act": "move"}` and `{"act": "face", "to": <a
+    facing>}`, read without a reader; None for anything else, which `_read_action` reads (and refuses)."""
+    if type(value) is dict:
+        act = value.get("act")
+        if act == "move":
+            if len(value) == 1:
+                return _PLAIN_MOVE
+        elif act == "face" and len(value) == 2:
+            to = value.get("to")
+            if type(to) is str:
+                return _FACES.get(to)
+    return None
+
+
 def _read_action(reader: _Reader, value: Any) -> Action:
     path = "this action"
     if not isinstance(value, dict):
@@ -475,7 +511,10 @@ def _read_order(reader: _Reader, value: Any, turn_number: int, order_number: int
         listed = reader.list(entry["actions"], "actions", MAX_ACTIONS_PER_ORDER)
         actions = []
         for action_number, item in enumerate(listed, 1):
-            actions.append(_read_action(_Reader(Location(turn_number, order_number, action_number)), item))
+            action = _plain_action(item)
+            if action is None:
+                action = _read_action(_Reader(Location(turn_number, order_number, action_number)), item)
+            actions.append(action)
         return Maneuver(battalion, tuple(actions))
     if kind == "extricate":
         entry = reader.object(value, path, ("type", "battalion", "zone", "facing"))

@@ -174,6 +174,9 @@ class ManeuverRun:
         return self.faces_only
 
 
+_TURN_PRIVATE = ("_sacrifice_completed", "_beneficiary", "_stalled_this_turn", "_selected")
+
+
 class BattleState:
     """A WARLINE battle: formation, then turns; ask it what a battalion can do."""
 
@@ -263,12 +266,10 @@ class BattleState:
         other.deployed = self.deployed
         other.phase = self.phase
         other.turn_in_progress = self.turn_in_progress
-        other._sacrifice_completed = self._sacrifice_completed
-        other._beneficiary = self._beneficiary
         other.aggressive_this_turn = self.aggressive_this_turn
-        other._stalled_this_turn = self._stalled_this_turn
-        other._selected = self._selected
         other.routed_stun = self.routed_stun
+        for private in _TURN_PRIVATE:
+            setattr(other, private, getattr(self, private))
         other.arms = self.arms[:]
         other.facing = self.facing[:]
         other.zone = self.zone[:]

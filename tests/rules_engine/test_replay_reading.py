@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from rules_engine import ENGINE_VERSION, Replay, ReplayError, adjudicate, load_replay, replay_states
 from rules_engine.model import Maneuver, Move, Rout
-from rules_engine.replay import MAX_DOCUMENT_BYTES
+from rules_engine.replay import MAX_DOCUMENT_BYTES, MAX_NODES
 
 from .helpers import MOVE, maneuver, replay, turn
 
@@ -193,3 +193,30 @@ def test_where_long_number_passes_over_strings_fractions_and_exponents():
     assert where_long_number(f'{{"a": "{digits}", "b": 0.{digits}, "c": 1e{digits}, "d": 2.5E-{digits}}}') is None
     assert where_long_number(f'{{"a": "{digits}",\n "b": [1, -{digits}]}}') == (2, 11)
     assert where_long_number('{"a": 12345}') is None
+
+
+@pytest.mark.parametrize(("action", "code"), [
+    ({"act": "face", "to": "X"}, "bad_value"),
+    ({"act": "face", "to": ["N"]}, "wrong_type"),
+    ({"act": "face", "facing": "N"}, "unknown_key"),
+    ({"act": "face"}, "missing_key"),
+    ({"act": "face", "to": "N", "again": "S"}, "unknown_key"),
+    ({"act": "move", "to": "b2"}, "unknown_key"),
+    ({"act": ["move"]}, "wrong_type"),
+])
+def test_the_commonest_actions_are_refused_like_any_other_at_their_place(action, code):
+    doc = replay([turn("p1", maneuver("A1", {"act": "face", "to": "E"}, MOVE, action))])
+    error = adjudicate(json.dumps(doc)).to_dict()["error"]
+    assert (error["code"], error["turn"], error["order"], error["action"]) == (code, 1, 1, 3)
+
+
+def test_values_past_the_count_limit_and_non_finite_numbers_are_refused():
+    doc = replay()
+    doc["meta"] = {"notes": [[0] * 1000 for _ in range(MAX_NODES // 1000)]}
+    assert adjudicate(doc).to_dict()["error"]["code"] == "too_large"
+    doc["meta"] = {"notes": [[0] * 1000 for _ in range(MAX_NODES // 1000 - 2)]}
+    assert adjudicate(doc).valid
+    doc["meta"] = {"score": float("nan")}
+    assert adjudicate(doc).to_dict()["error"]["code"] == "not_json"
+    doc.pop("meta")
+    assert adjudicate(json.dumps(doc)[:-1] + ', "meta": {"x": [1e999]}}').to_dict()["error"]["code"] == "not_json"

@@ -1,7 +1,14 @@
 """BattleState mechanics a verdict does not show directly: Arms, tokens, stacks, reach."""
 import pytest
 
-from rules_engine import ReplayError, battle_from_replay, load_replay, replay_states
+from rules_engine import (
+    BattleState,
+    ReplayError,
+    battle_from_replay,
+    generate_game,
+    load_replay,
+    replay_states,
+)
 from rules_engine.victory import Check, aggressive_action, blunted, paralyzed
 
 from .helpers import MOVE, face, line_formation, maneuver, replay, turn
@@ -106,6 +113,21 @@ def test_copy_is_independent():
     other.end_turn()
     assert state.stack_at("a1") == ("A1",)
     assert other.stack_at("a2") == ("A1",)
+
+
+def test_copy_carries_every_field_and_shares_no_list_a_turn_changes():
+    """`copy` names each field; one added to the battle but forgotten there would be missing here. The
+    battle's fixed tables (ids to numbers, who controls a populace zone) are shared."""
+    replays = [generate_game(seed, max_turns=30, variants=variants) for seed, variants in
+               ((3, ()), (5, ("terrain", "army_recruiting", "battle_arts")))]
+    for source in replays:
+        for snapshot in replay_states(source):
+            state = snapshot.state
+            other = state.copy()
+            for name in BattleState.__slots__:
+                assert getattr(other, name) == getattr(state, name), name
+                if isinstance(getattr(state, name), list | dict) and name not in ("control", "index"):
+                    assert getattr(other, name) is not getattr(state, name), name
 
 
 def test_reach_lists_zones_and_actions_with_their_costs():
