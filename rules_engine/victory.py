@@ -354,7 +354,7 @@ def has_aggressive_action(state: BattleState, player: int) -> bool:
         return True
     hidden, candidates = _maneuverable(state, player)
     for battalion, ma in candidates:
-        if _attacks_next_door(state, battalion, ma, hidden):
+        if _aggressive_at_hand(state, battalion, ma, hidden):
             return True
     searches = [state.explore(battalion, ma, hidden, positions=False, builds=False, pause_each_ma=True)
                 for battalion, ma in candidates]
@@ -377,35 +377,61 @@ def has_aggressive_action(state: BattleState, player: int) -> bool:
     return False
 
 
-def _attacks_next_door(state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> bool:
-    """Whether `battalion` can attack a neighbouring enemy with at most one turn of facing first: the
-    cheapest attacks a Maneuver search meets (`BattleState.explore`), found without starting one. Most
-    turn ends have one, so most Blunt checks end here; False says only that none is this near."""
-    where = state.zone[battalion]
+def _aggressive_at_hand(state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> bool:
+    """Whether `battalion` takes an aggressive action along one of the simplest paths of its Maneuver:
+    at most one turn of facing, then straight ahead, attacking the first enemy met or destroying the first
+    rampart met, or building a rampart ahead and destroying it. Each test is one a Maneuver search
+    (`BattleState.explore`) makes on that path, so True means the search finds an aggressive action; most
+    turn ends have one this near, and most Blunt checks end here. False says only that none is this near."""
+    start = state.zone[battalion]
     ramparts = state.ramparts
-    if ramparts[where] is not None:
+    if ramparts[start] is not None:
         return False  # on a rampart (Alight) only Descend leaves
     stacks, owner = state.stacks, state.owner
     ruleset = state.ruleset
+    uniform = ruleset.uniform_moves
     me = owner[battalion]
-    neighbours = state.board.neighbours[where]
+    neighbours = state.board.neighbours
     facing = state.facing[battalion]
-    below = stacks[where]
-    stacked = any(b != battalion and b not in hidden for b in below) if len(below) > 1 or hidden else False
-    turns = ((facing, 0),) if stacked else ((facing, 0), *ruleset.face_turns[facing])
+
+    if hidden:  # the stacks as the search sees them (`explore`'s `seen`): the hidden ones lifted off
+        stacks = [tuple(b for b in stack if b not in hidden) for stack in stacks]
+    start_seen = tuple(b for b in stacks[start] if b != battalion)
+    arms = state.arms[battalion]
+    can_destroy = ruleset.can_destroy(arms)
+    kingdom = state.kingdom[battalion]
+    build_kingdom = ruleset.rampart_kingdom(state, battalion) if can_destroy and ma >= ruleset.build_cost else None
+    unbuildable = ruleset.unbuildable(state, battalion) if build_kingdom is not None else None
+    turns = ((facing, 0),) if start_seen else ((facing, 0), *ruleset.face_turns[facing])
     for turn_to, face_cost in turns:
-        ahead = neighbours[turn_to]
-        if ahead < 0 or ramparts[ahead] is not None or face_cost >= ma:
+        left = ma - face_cost
+        if left < 0:
             continue
-        there = stacks[ahead]
-        if hidden:
-            there = tuple(b for b in there if b not in hidden)
-        if not there or owner[there[-1]] == me:
-            continue
-        if ruleset.uniform_moves:
-            return True  # face_cost + 1 <= ma
-        if ruleset.can_enter(state, battalion, ahead) and face_cost + ruleset.move_cost(state, battalion, ahead) <= ma:
-            return True
+        zone = start
+        stacked = bool(start_seen)
+        while True:
+            ahead = neighbours[zone][turn_to]
+            if ahead < 0:
+                break
+            rampart = ramparts[ahead]
+            if rampart is not None:
+                if can_destroy and not stacked and ruleset.destroy_cost(kingdom, rampart[1]) <= left:
+                    return True
+                break
+            there = stacks[ahead]
+            if (build_kingdom is not None and not there and not stacked and left >= ruleset.build_cost
+                    and (unbuildable is None or ahead not in unbuildable)):
+                return True  # build ahead and destroy it in the same Maneuver
+            if not uniform and not ruleset.can_enter(state, battalion, ahead):
+                break
+            cost = 1 if uniform else ruleset.move_cost(state, battalion, ahead)
+            if cost > left:
+                break
+            if there and owner[there[-1]] != me:
+                return True  # an attack
+            left -= cost
+            zone = ahead
+            stacked = bool(there)
     return False
 
 
