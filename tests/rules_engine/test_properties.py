@@ -8,7 +8,15 @@ from hypothesis import strategies as st
 from rules_engine import adjudicate, generate_game, load_replay, replay_states
 from rules_engine.conditions import VICTORY_OPP
 from rules_engine.model import VARIANTS
-from rules_engine.victory import HOLDS, aggressive_action, condition_holds, has_aggressive_action
+from rules_engine.victory import (
+    HOLDS,
+    _aggressive_at_hand,
+    _first_aggressive,
+    _maneuverable,
+    aggressive_action,
+    condition_holds,
+    has_aggressive_action,
+)
 
 boards = st.sampled_from([(7, 7), (6, 3), (5, 6), (9, 9), (4, 5), (26, 4)])
 seeds = st.integers(0, 2**32 - 1)
@@ -158,3 +166,20 @@ def test_the_fast_turn_end_checks_agree_with_the_explained_ones(seed, variants):
             for condition, holds in HOLDS.items():
                 assert holds(state, player) == condition_holds(state, player, condition).holds, \
                     (seed, variants, snapshot.turn, player, condition)
+
+
+@SETTINGS
+@given(seed=seeds, variants=variant_sets)
+def test_an_aggressive_action_found_at_hand_is_one_the_maneuver_search_finds(seed, variants):
+    """`has_aggressive_action` answers early when a battalion's simplest paths (one turn, then straight
+    ahead) meet an attack or a rampart to destroy; the whole Maneuver search must meet one too, for
+    every battalion, or Blunt would be refused where it holds."""
+    doc = generate_game(seed, max_turns=40, variants=variants)
+    for snapshot in replay_states(doc):
+        state = snapshot.state
+        for player in (0, 1):
+            hidden, candidates = _maneuverable(state, player)
+            for battalion, ma in candidates:
+                if _aggressive_at_hand(state, battalion, ma, hidden):
+                    assert _first_aggressive(state, battalion, ma, hidden) is not None, \
+                        (seed, variants, snapshot.turn, state.ids[battalion])
