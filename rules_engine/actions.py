@@ -255,21 +255,24 @@ def raise_rampart(run: ManeuverRun, zone: int, kingdom: str, location: Location)
 
 def connected(state, player: int, origin: int, zone: int) -> bool:
     """Whether `zone` touches `origin` or an own rampart chained (through own ramparts) to it."""
+    return zone in state.board.adjacent[origin] or zone in connected_zones(state, player, origin)
+
+
+def connected_zones(state, player: int, origin: int) -> set[int]:
+    """The zones `connected` to `origin`: those touching it or an own rampart chained to it."""
     adjacent = state.board.adjacent
-    if zone in adjacent[origin]:
-        return True
     ramparts = state.ramparts
+    found = set(adjacent[origin])
     frontier = [z for z in adjacent[origin] if ramparts[z] is not None and ramparts[z][0] == player]
     seen = set(frontier)
     while frontier:
         current = frontier.pop()
-        if zone in adjacent[current]:
-            return True
+        found.update(adjacent[current])
         for nearby in adjacent[current]:
             if nearby not in seen and ramparts[nearby] is not None and ramparts[nearby][0] == player:
                 seen.add(nearby)
                 frontier.append(nearby)
-    return False
+    return found
 
 
 def destroy(run: ManeuverRun, action: Destroy, location: Location) -> None:

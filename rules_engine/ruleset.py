@@ -162,6 +162,10 @@ class CoreRuleset:
     def art_aggressive(self, state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> str | None:
         return None
 
-    def opening_arts(self, state: BattleState, battalion: int) -> list:
+    def opening_arts(self, state: BattleState, battalion: int, facing_only: bool = False) -> list:
         """R103: battle arts a first order may use to open the way for the second (none without arts)."""
         return []
+
+    def facing_arts(self, state: BattleState, battalion: int) -> frozenset[str]:
+        """The battle arts of this battalion whose legality or effect depends on its facing."""
+        return frozenset()

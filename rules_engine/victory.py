@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .actions import connected
+from .actions import connected, connected_zones
 from .conditions import BEST_FIRST, Condition
 from .constants import IN_PRISON, NOBODY
 from .errors import ReplayError
@@ -218,16 +218,26 @@ def _after_first_art(state: BattleState, player: int, first: int, ma: int, hidde
     ramparts = _rampart_total(state)
     searched: set[tuple] = set()
     helped: set[tuple] = set()  # battlefields where the second acts aggressively with the first lifted off
+    visited: set[int] = set()
+    revisit = bool(ruleset.facing_arts(state, first))
     for event in state.explore(first, ma, hidden, builds=False):
         if event[0] != "position" or event[3] < 1 or event[4]:
             continue
         _, here, facing, left, _stacked = event
+        if here in visited and not revisit:
+            continue
         base = _moved(state, first, here) if here != start else state.copy()
         base.facing[first] = facing
         base.to_move = player
         base.aggressive_this_turn = False
+        # The search meets each zone first with the most MA left: the arts that do not depend on the
+        # facing are tried there only; the first's own facing changes no other battalion's search.
+        arts = ruleset.opening_arts(base, first, facing_only=here in visited)
+        visited.add(here)
+        if not arts:
+            continue
         view = base.copy()
-        for art in ruleset.opening_arts(base, first):
+        for art in arts:
             run = ManeuverRun(view, first, left, 1)
             try:
                 run.apply(art)  # a refused art changes nothing (BattleState's contract): `view` serves the next
@@ -292,7 +302,16 @@ def _after_first_build(state: BattleState, player: int, first: int, ma: int, hid
     if kingdom is None:
         return None  # no rampart left
     names, ids = state.board.names, state.ids
+    # The places the first can build from, in the order its search meets them, and the zones it can build on.
+    places = list(dict.fromkeys(event[1] for event in state.explore(first, ma, hidden, builds=False)
+                                if event[0] == "position" and event[3] >= ruleset.build_cost and not event[4]))
+    buildable: set[int] = set()
+    for here in places:
+        buildable.update(zone for zone in connected_zones(state, player, here) if zone != here)
     unbuildable = ruleset.unbuildable(state, first) or frozenset()
+    buildable.difference_update(unbuildable)
+    if not buildable:
+        return None
     # Where a second battalion (the first lifted off) could stand facing a zone, with MA left to destroy there.
     lifted_hidden, seconds = _maneuverable(state, player, first, second_gets_eight)
     wanted: dict[int, list[int]] = {}
@@ -303,8 +322,7 @@ def _after_first_build(state: BattleState, player: int, first: int, ma: int, hid
         for event in state.explore(second, second_ma, lifted_hidden, builds=False):
             if event[0] == "position" and not event[4] and event[3] >= cost:
                 ahead = state.board.neighbours[event[1]][event[2]]
-                if ahead >= 0 and not state.stacks[ahead] and state.ramparts[ahead] is None and \
-                        ahead not in unbuildable:
+                if ahead in buildable and not state.stacks[ahead] and state.ramparts[ahead] is None:
                     wanted.setdefault(ahead, []).append(second)
     frost = [(second, second_ma) for second, second_ma in seconds if state.kingdom[second] == "frost"]
     if ruleset.has_arts and frost:
@@ -318,19 +336,19 @@ def _after_first_build(state: BattleState, player: int, first: int, ma: int, hid
                 ramparts[z] is not None and ramparts[z][0] == player for z in adjacent[near])
                 for near in adjacent[zone])
 
+        near_reach = _snowblind_reach(state, frost, lifted_hidden)
         for zone in range(state.board.size):
-            if zone in wanted or stacks[zone] or ramparts[zone] is not None or zone in unbuildable or not opens(zone):
+            if zone not in buildable or zone in wanted or stacks[zone] or ramparts[zone] is not None or not opens(zone):
                 continue
+            if near_reach is not None and zone not in near_reach and near_reach.isdisjoint(adjacent[zone]):
+                continue  # no Frost battalion comes next to it: it changes no search (`_snowblind_reach`)
             view = state.copy()
             view.ramparts[zone] = (player, kingdom)
             if any(_first_aggressive(view, second, second_ma, lifted_hidden) is not None for second, second_ma in frost):
                 wanted[zone] = []
     if not wanted:
         return None
-    for event in state.explore(first, ma, hidden, builds=False):
-        if event[0] != "position" or event[3] < ruleset.build_cost or event[4]:
-            continue
-        here = event[1]
+    for here in places:
         for zone in wanted:
             if zone == here or not connected(state, player, here, zone):
                 continue
@@ -340,6 +358,22 @@ def _after_first_build(state: BattleState, player: int, first: int, ma: int, hid
             if then is not None:
                 return f"{ids[first]} can build a rampart at {names[zone]}, then {then}"
     return None
+
+
+def _snowblind_reach(state: BattleState, frost: list[tuple[int, int]], hidden: frozenset[int]) -> set[int] | None:
+    """The zones the Frost battalions `frost` could step onto or face in one Maneuver, or None when one of
+    them already acts aggressively. A new rampart changes a Frost battalion's search only by Snowblind moves
+    onto the empty zones next to it (R17) and by being there to destroy; the first such step starts from a
+    place reached without it, facing one of those zones. So a rampart whose zone and neighbours are all
+    outside this set changes no search that finds nothing aggressive without it."""
+    neighbours = state.board.neighbours
+    reach: set[int] = set()
+    for second, second_ma in frost:
+        for event in state.explore(second, second_ma, hidden, builds=False):
+            if event[0] != "position":
+                return None
+            reach.add(neighbours[event[1]][event[2]])
+    return reach
 
 
 def has_aggressive_action(state: BattleState, player: int) -> bool:

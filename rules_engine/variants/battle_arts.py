@@ -62,10 +62,16 @@ class BattleArts:
                                                                  arms)
 
     # ---- R103: the arts a first order of a double time turn may use to open the way for the second ----
-    def opening_arts(self, state: BattleState, battalion: int) -> list:
+    def opening_arts(self, state: BattleState, battalion: int, facing_only: bool = False) -> list:
+        """Those the battalion's Arms allow; with `facing_only`, only those that depend on its facing
+        (the searches try the others once per zone, from where the most MA is left)."""
         kingdom = KINGDOM_ARTS[state.kingdom[battalion]]
         arms = state.arms[battalion]
-        return [art for art in kingdom.opening_arts(state, battalion) if arms in kingdom.ARMS[art.act]]
+        return [art for art in kingdom.opening_arts(state, battalion) if arms in kingdom.ARMS[art.act]
+                and (not facing_only or art.act in kingdom.FACING_ARTS)]
+
+    def facing_arts(self, state: BattleState, battalion: int) -> frozenset[str]:
+        return KINGDOM_ARTS[state.kingdom[battalion]].FACING_ARTS
 
     # ---- R13: Pounce, Surge, a Mortar on a rampart, and the attacks of Descend and Chasm Forge ----
     def art_aggressive(self, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],

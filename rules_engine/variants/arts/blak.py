@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 KINGDOM = "blak"
 # act -> Arms that may use it
 ARMS = {"mortar": SIX, "farshot": ANY_ARMS, "forge": ANY_ARMS, "devastate": HEAVY}
+# The arts whose legality or effect depends on the battalion's facing (they act on the line ahead).
+FACING_ARTS = frozenset(("mortar", "farshot", "forge"))
 
 MORTAR, FARSHOT = 3, 1
 MORTAR_RANGE, FARSHOT_RANGE = 3, 4
@@ -189,10 +191,13 @@ def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
     may use, taking no aggressive action, to open the way for the second order; the engine decides which
     are legal where the battalion stands."""
     names = state.board.names
-    here, facing = state.zone[battalion], state.facing[battalion]
+    here, facing, arms = state.zone[battalion], state.facing[battalion], state.arms[battalion]
     arts = [BattleArt("mortar", (("zone", names[zone]),)) for zone in line(state, here, facing, MORTAR_RANGE)
-            if state.stacks[zone] and state.ramparts[zone] is None]  # a Mortar on a rampart is aggressive
-    return arts + [BattleArt("farshot"), BattleArt("forge"), BattleArt("devastate")]
+            if state.stacks[zone] and state.ramparts[zone] is None] if arms in ARMS["mortar"] else []
+    ahead = state.board.neighbours[here][facing]
+    facing_a_chasm = state.terrain is not None and ahead >= 0 and state.terrain[ahead] == "chasm"
+    return arts + [BattleArt(act) for act in ("farshot", "forge", "devastate")
+                   if arms in ARMS[act] and (act != "forge" or facing_a_chasm)]
 
 
 HANDLERS = {"mortar": mortar, "farshot": farshot, "forge": forge, "devastate": devastate}

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 KINGDOM = "flaym"
 # act -> Arms that may use it
 ARMS = {"pounce": SIX, "burn": ANY_ARMS, "incinerate": HEAVY, "scald": HEAVY, "melt": HEAVY}
+FACING_ARTS: frozenset[str] = frozenset()  # no art of theirs depends on the battalion's facing
 
 BURN, SEVERE_BURN, SCALD = 2, 3, 2
 
@@ -137,7 +138,9 @@ def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
     """R103, R84: the Flaym arts (with each choice of their fields) that a first order of a double time turn
     may use, taking no aggressive action, to open the way for the second order; the engine decides which
     are legal where the battalion stands."""
-    return [BattleArt(name) for name in ("burn", "incinerate", "scald", "melt")]  # Pounce is aggressive
+    arms = state.arms[battalion]
+    return [BattleArt(name) for name in ("burn", "incinerate", "scald", "melt")  # Pounce is aggressive
+            if arms in ARMS[name]]
 
 
 HANDLERS = {"pounce": pounce, "burn": burn, "incinerate": incinerate, "scald": scald,

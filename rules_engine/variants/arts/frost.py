@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 KINGDOM = "frost"
 # act -> Arms that may use it
 ARMS = {"alight": SIX, "descend": SIX, "freeze": HEAVY}
+FACING_ARTS: frozenset[str] = frozenset()  # no art of theirs depends on the battalion's facing
 
 
 def alight(run: ManeuverRun, action: BattleArt, location: Location) -> None:
@@ -251,7 +252,9 @@ def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
     may use, taking no aggressive action, to open the way for the second order; the engine decides which
     are legal where the battalion stands."""
     names = state.board.names
-    me, here = state.owner[battalion], state.zone[battalion]
+    me, here, arms = state.owner[battalion], state.zone[battalion], state.arms[battalion]
+    if arms not in ARMS["alight"]:  # Alight and Descend are Arms 6's
+        return [BattleArt("freeze")] if arms in ARMS["freeze"] else []
     arts = [BattleArt("alight", (("zone", names[zone]), ("facing", facing))) for zone, rampart in enumerate(state.ramparts)
             if rampart is not None and rampart[0] == me and zone != here and not state.stacks[zone] for facing in FACINGS]
     return arts + [BattleArt("descend", (("to", facing),)) for facing in FACINGS] + [BattleArt("freeze")]

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 KINGDOM = "sey"
 # act -> Arms that may use it
 ARMS = {"surge": SIX, "undertow": ANY_ARMS, "flood": HEAVY}
+FACING_ARTS: frozenset[str] = frozenset()  # no art of theirs depends on the battalion's facing
 
 UNDERTOW_DISTANCE = 2
 
@@ -173,7 +174,7 @@ def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
     enemy = 1 - state.owner[battalion]
     arts = [BattleArt("undertow", (("target", state.ids[stack[-1]]),)) for zone, stack in enumerate(state.stacks)
             if stack and state.owner[stack[-1]] == enemy and direction_two_away(state, here, zone) is not None]
-    return arts + [BattleArt("flood")]  # Surge is aggressive
+    return arts + [BattleArt("flood")] if state.arms[battalion] in ARMS["flood"] else arts  # Surge is aggressive
 
 
 HANDLERS = {"surge": surge, "undertow": undertow, "flood": transforming("flood", KINGDOM, ARMS["flood"])}

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 KINGDOM = "timber"
 # act -> Arms that may use it
 ARMS = {"flourish": SIX, "overgrow": ANY_ARMS, "forestry": HEAVY}
+FACING_ARTS: frozenset[str] = frozenset()  # no art of theirs depends on the battalion's facing
 
 HARVEST_ARMS = HEAVY
 
@@ -100,11 +101,14 @@ def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
     may use, taking no aggressive action, to open the way for the second order; the engine decides which
     are legal where the battalion stands."""
     names = state.board.names
+    arms = state.arms[battalion]
+    if state.ruleset.rampart_kingdom(state, battalion) is None:  # Flourish and Overgrow need a rampart left
+        return [BattleArt("forestry")] if arms in ARMS["forestry"] else []
     arts = [BattleArt("flourish", (("zone", names[zone]),)) for zone, stack in enumerate(state.stacks)
-            if not stack and state.ramparts[zone] is None]
+            if not stack and state.ramparts[zone] is None] if arms in ARMS["flourish"] else []
     arts += [BattleArt("overgrow", (("zone", names[zone]),)) for zone, rampart in enumerate(state.ramparts)
              if rampart is not None and not state.stacks[zone]]
-    return arts + [BattleArt("forestry")]
+    return arts + [BattleArt("forestry")] if arms in ARMS["forestry"] else arts
 
 
 HANDLERS = {"flourish": flourish, "overgrow": overgrow,
