@@ -79,6 +79,11 @@ class CoreRuleset:
     def snowblind_allowed(self, state: BattleState, battalion: int, zone: int) -> bool:
         return False
 
+    def uniform_moves_for(self, state: BattleState, battalion: int) -> bool:
+        """Whether every zone costs this battalion 1 MA to move onto (ramparts apart): `uniform_moves`,
+        or a variant that changes the costs of some battalions only (Snowblind is Frost's)."""
+        return self.uniform_moves
+
     def can_enter(self, state: BattleState, battalion: int, zone: int) -> bool:
         """Whether the zone may be moved onto at all, ramparts apart (chasm, cliffside)."""
         return True

@@ -840,7 +840,7 @@ class BattleState:
         build_cost = ruleset.build_cost
         unbuildable = ruleset.unbuildable(self, battalion) if can_build else None
         plain = self.terrain is None
-        uniform_moves = ruleset.uniform_moves  # every move costs 1 MA: no hook call per step
+        uniform_moves = ruleset.uniform_moves or ruleset.uniform_moves_for(self, battalion)  # no hook call per step
         face_turns = ruleset.face_turns
         start = self.zone[battalion]
         # The stacks as the search sees them: the battalion itself and the hidden ones lifted off.

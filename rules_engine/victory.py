@@ -423,7 +423,7 @@ def _aggressive_at_hand(state: BattleState, battalion: int, ma: int, hidden: fro
         return False  # on a rampart (Alight) only Descend leaves
     stacks, owner = state.stacks, state.owner
     ruleset = state.ruleset
-    uniform = ruleset.uniform_moves
+    uniform = ruleset.uniform_moves or ruleset.uniform_moves_for(state, battalion)
     me = owner[battalion]
     neighbours = state.board.neighbours
     facing = state.facing[battalion]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..ruleset import CoreRuleset
 from .arts import ARTS, HANDLERS, KINGDOM_ARTS
 from .arts.common import fireproof
 from .arts.timber import harvesting_destroy
@@ -30,6 +31,10 @@ class BattleArts:
         super().__init__(params, rules)
         self.actions.update(HANDLERS)
         self.actions["destroy"] = harvesting_destroy
+        # Without another variant's costs, only Snowblind makes a move cost other than 1 MA.
+        core = CoreRuleset
+        self.uniform_but_snowblind = (super().move_cost.__func__ is core.move_cost
+                                      and type(self).can_enter is core.can_enter)
 
     def setup(self, state: BattleState) -> None:
         state.overgrown = {}
@@ -41,6 +46,9 @@ class BattleArts:
         if self.snowblind_allowed(state, battalion, zone):
             return 0
         return super().move_cost(state, battalion, zone)
+
+    def uniform_moves_for(self, state: BattleState, battalion: int) -> bool:
+        return self.uniform_but_snowblind and state.kingdom[battalion] != "frost"
 
     def plain_move_cost(self, state: BattleState, battalion: int, zone: int) -> int:
         return super().move_cost(state, battalion, zone)
