@@ -183,3 +183,19 @@ def test_an_aggressive_action_found_at_hand_is_one_the_maneuver_search_finds(see
                 if _aggressive_at_hand(state, battalion, ma, hidden):
                     assert _first_aggressive(state, battalion, ma, hidden) is not None, \
                         (seed, variants, snapshot.turn, state.ids[battalion])
+
+
+@SETTINGS
+@given(seed=seeds, variants=variant_sets)
+def test_a_battalion_said_to_move_uniformly_pays_one_ma_everywhere(seed, variants):
+    """The searches skip the cost hooks for a battalion whose moves all cost 1 MA (`uniform_moves_for`);
+    the hooks themselves must agree, on every zone, for every battalion, at every turn end."""
+    doc = generate_game(seed, max_turns=20, variants=variants)
+    for snapshot in replay_states(doc):
+        state = snapshot.state
+        ruleset = state.ruleset
+        for battalion in range(len(state.ids)):
+            if state.zone[battalion] >= 0 and ruleset.uniform_moves_for(state, battalion):
+                for zone in range(state.board.size):
+                    assert ruleset.can_enter(state, battalion, zone), (seed, variants, zone)
+                    assert ruleset.move_cost(state, battalion, zone) == 1, (seed, variants, zone)
