@@ -185,7 +185,8 @@ class BattleState:
                  "vigor", "vigor_lost", "stun", "sacrifice", "turns_played", "to_move", "stalled",
                  "forced_surrender", "calm_turns", "deployed", "phase", "turn_in_progress",
                  "_sacrifice_completed", "_beneficiary", "aggressive_this_turn", "_stalled_this_turn",
-                 "terrain", "control", "rampart_pool", "overgrown", "_selected", "battalions_of", "routed_stun")
+                 "terrain", "control", "rampart_pool", "overgrown", "_selected", "battalions_of", "routed_stun",
+                 "memo")
 
     def __init__(self, rules: Rules, generals: tuple, armies: tuple, ruleset: CoreRuleset):
         """A battle before its formation under `ruleset` (the Core Rules with the elected variants:
@@ -238,6 +239,8 @@ class BattleState:
         self.overgrown: dict[int, tuple] | None = None  # zone -> ramparts beneath the top one (Overgrow)
         self._selected: tuple[int, ...] = ()  # battalions given an order this turn (double time)
         self.routed_stun = NOBODY  # the Stun a rout or Surge placed this turn (R107)
+        # Answers of the dearest searches by `position_key`, for this battle and every copy of it.
+        self.memo: dict[tuple, object] = {}
         self.ruleset.check_armies(generals, armies)
         self.ruleset.setup(self)
 
@@ -256,6 +259,7 @@ class BattleState:
         other.kingdom = self.kingdom
         other.battalions_of = self.battalions_of
         other.control = self.control
+        other.memo = self.memo
         other.vigor = self.vigor
         other.vigor_lost = self.vigor_lost
         other.stun = self.stun
@@ -286,6 +290,17 @@ class BattleState:
         return other
 
     # ---- Queries ----------------------------------------------------------------------------
+    def position_key(self) -> tuple:
+        """What the searches for an aggressive action read, as one hashable value, the battle's fixed
+        setting apart: whose turn it is, the battlefield (stacks, facings, Arms, ramparts, terrain), the tokens,
+        prisons, graveyards and ramparts left. Not the turn counters or the Stall history."""
+        return (self.to_move, tuple(self.stacks), tuple(self.facing), tuple(self.arms),
+                tuple(self.ramparts), None if self.terrain is None else tuple(self.terrain),
+                tuple(self.sacrifice), self.stun, self.vigor, self.vigor_lost, self.routed_stun,
+                tuple(self.prisons), tuple(self.graveyards), tuple(self.ramparts_left),
+                None if self.rampart_pool is None else tuple(self.rampart_pool),
+                None if not self.overgrown else tuple(sorted(self.overgrown.items())))
+
     @property
     def is_over(self) -> bool:
         return self.phase == PHASE_OVER

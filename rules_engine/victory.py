@@ -169,7 +169,27 @@ def _single_order_aggressive(state: BattleState, player: int, lifted: int = NOBO
     return None
 
 
+_MEMO_LIMIT = 512
+
+
 def two_order_aggressive(state: BattleState, player: int) -> str | None:
+    """R103 (R84), remembered for the battle (`BattleState.memo`, by `position_key`): the dearest search,
+    asked again whenever a battle comes back to a battlefield (both generals shuffling in a blunted
+    endgame). See `_two_order_aggressive`."""
+    memo = state.memo
+    key = ("two_order_aggressive", player, state.position_key())
+    try:
+        return memo[key]
+    except KeyError:
+        pass
+    found = _two_order_aggressive(state, player)
+    if len(memo) >= _MEMO_LIMIT:
+        memo.clear()
+    memo[key] = found
+    return found
+
+
+def _two_order_aggressive(state: BattleState, player: int) -> str | None:
     """R103 (R84): with two orders in the coming turn, an aggressive action of the second order after a
     first Maneuver that took no aggressive action itself: the first battalion moved elsewhere (uncovering
     the battalion beneath it, clearing the way), built a rampart the second one destroys or Snowblinds

@@ -117,7 +117,7 @@ def test_copy_is_independent():
 
 def test_copy_carries_every_field_and_shares_no_list_a_turn_changes():
     """`copy` names each field; one added to the battle but forgotten there would be missing here. The
-    battle's fixed tables (ids to numbers, who controls a populace zone) are shared."""
+    battle's fixed tables (ids to numbers, who controls a populace zone) and its memo are shared."""
     replays = [generate_game(seed, max_turns=30, variants=variants) for seed, variants in
                ((3, ()), (5, ("terrain", "army_recruiting", "battle_arts")))]
     for source in replays:
@@ -126,7 +126,7 @@ def test_copy_carries_every_field_and_shares_no_list_a_turn_changes():
             other = state.copy()
             for name in BattleState.__slots__:
                 assert getattr(other, name) == getattr(state, name), name
-                if isinstance(getattr(state, name), list | dict) and name not in ("control", "index"):
+                if isinstance(getattr(state, name), list | dict) and name not in ("control", "index", "memo"):
                     assert getattr(other, name) is not getattr(state, name), name
 
 
