@@ -85,18 +85,17 @@ def _maneuverable(state: BattleState, player: int, lifted: int = NOBODY, sacrifi
     stacks = state.stacks
     found = []
     eight = ruleset.sacrifice_ma if sacrificed != NOBODY and sacrifice_ma else 0  # R2: the 8 MA, ma_by_arms <= 8
-    skipped = [b for b in (sacrificed, stunned, lifted, exclude) if b != NOBODY]
+    skipped = (sacrificed, stunned, lifted, exclude)  # NOBODY is no battalion
+    maneuver_ma, arms = ruleset.maneuver_ma, state.arms
     for battalion in state.battalions_of[player]:
-        if battalion in skipped:
-            continue
         where = zones[battalion]
-        if where < 0:
+        if where < 0 or battalion in skipped:
             continue
         stack = stacks[where]
         top = stack[-1] if not hidden else next((b for b in reversed(stack) if b not in hidden), None)
         if top != battalion:
             continue
-        found.append((battalion, eight if eight else ruleset.maneuver_ma(state.arms[battalion])))
+        found.append((battalion, eight if eight else maneuver_ma(arms[battalion])))
     return hidden, found
 
 
@@ -701,10 +700,12 @@ def paralyzed(state: BattleState, declarer: int) -> Check:
 
 def _has_heavy(state: BattleState, declarer: int) -> bool:
     """R13: the declarer has a battalion of Arms 4+ on the battlefield or in the enemy's prison."""
-    zones = state.zone
+    zones, arms = state.zone, state.arms
     can_destroy = state.ruleset.can_destroy
-    return any((zones[b] >= 0 or zones[b] == IN_PRISON) and can_destroy(state.arms[b])
-               for b in state.battalions_of[declarer])
+    for battalion in state.battalions_of[declarer]:
+        if (zones[battalion] >= 0 or zones[battalion] == IN_PRISON) and can_destroy(arms[battalion]):
+            return True
+    return False
 
 
 def blunted(state: BattleState, declarer: int) -> Check:
