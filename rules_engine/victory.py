@@ -198,22 +198,31 @@ def _two_order_aggressive(state: BattleState, player: int) -> str | None:
     ruleset = state.ruleset
     marked = state.sacrifice[player] != NOBODY
     hidden, firsts = _maneuverable(state, player, sacrifice_ma=False)
+    reaches: dict[tuple[int, int], list[tuple]] = {}
+
+    def places(first: int, ma: int) -> list[tuple]:
+        """The positions the first battalion's Maneuver reaches, cheapest first, searched once."""
+        if (first, ma) not in reaches:
+            reaches[first, ma] = [event for event in state.explore(first, ma, hidden, builds=False)
+                                  if event[0] == "position"]
+        return reaches[first, ma]
+
     for first, own_ma in firsts:
         # R51: a completed sacrifice's 8 MA go to one of the two maneuvering battalions.
         for first_ma, second_gets_eight in (((own_ma, True), (max(own_ma, ruleset.sacrifice_ma), False))
                                             if marked else ((own_ma, False),)):
             if _single_order_aggressive(state, player, first, second_gets_eight) is not None:
-                found = _after_first_move(state, player, first, first_ma, hidden, second_gets_eight)
+                found = _after_first_move(state, player, first, places(first, first_ma), second_gets_eight)
                 if found is not None:
                     return found
-            found = _after_first_build(state, player, first, first_ma, hidden, second_gets_eight)
+            found = _after_first_build(state, player, first, places(first, first_ma), second_gets_eight)
             if found is not None:
                 return found
     if ruleset.has_arts:  # R103 (R84): a first Maneuver that uses a battle art, last (the dearest search)
         for first, own_ma in firsts:
             for first_ma, second_gets_eight in (((own_ma, True), (max(own_ma, ruleset.sacrifice_ma), False))
                                                 if marked else ((own_ma, False),)):
-                found = _after_first_art(state, player, first, first_ma, hidden, second_gets_eight)
+                found = _after_first_art(state, player, first, places(first, first_ma), second_gets_eight)
                 if found is not None:
                     return found
     return None
@@ -224,7 +233,7 @@ def _rampart_total(state: BattleState) -> int:
     return sum(1 for rampart in state.ramparts if rampart is not None) + overgrown
 
 
-def _after_first_art(state: BattleState, player: int, first: int, ma: int, hidden: frozenset[int],
+def _after_first_art(state: BattleState, player: int, first: int, positions: list[tuple],
                      second_gets_eight: bool) -> str | None:
     """R103, R84: a first Maneuver that goes to a place it reaches (off any stack, R100) and there uses a
     battle art that takes no aggressive action (its kingdom's `opening_arts`: Undertow pulling an enemy
@@ -239,8 +248,8 @@ def _after_first_art(state: BattleState, player: int, first: int, ma: int, hidde
     helped: set[tuple] = set()  # battlefields where the second acts aggressively with the first lifted off
     visited: set[int] = set()
     revisit = bool(ruleset.facing_arts(state, first))
-    for event in state.explore(first, ma, hidden, builds=False):
-        if event[0] != "position" or event[3] < 1 or event[4]:
+    for event in positions:
+        if event[3] < 1 or event[4]:
             continue
         _, here, facing, left, _stacked = event
         if here in visited and not revisit:
@@ -295,13 +304,13 @@ def _moved(state: BattleState, battalion: int, zone: int) -> BattleState:
     return view
 
 
-def _after_first_move(state: BattleState, player: int, first: int, ma: int, hidden: frozenset[int],
+def _after_first_move(state: BattleState, player: int, first: int, positions: list[tuple],
                       second_gets_eight: bool) -> str | None:
     names, ids = state.board.names, state.ids
     start = state.zone[first]
     tried = {start}
-    for event in state.explore(first, ma, hidden, builds=False):
-        if event[0] != "position" or event[1] in tried:
+    for event in positions:
+        if event[1] in tried:
             continue
         zone = event[1]
         tried.add(zone)
@@ -312,7 +321,7 @@ def _after_first_move(state: BattleState, player: int, first: int, ma: int, hidd
     return None
 
 
-def _after_first_build(state: BattleState, player: int, first: int, ma: int, hidden: frozenset[int],
+def _after_first_build(state: BattleState, player: int, first: int, positions: list[tuple],
                        second_gets_eight: bool) -> str | None:
     """A rampart the first battalion builds (from a place it reaches) and a second battalion destroys, or
     Snowblinds next to on its way (a Frost battalion with battle arts, R17 amended)."""
@@ -322,8 +331,7 @@ def _after_first_build(state: BattleState, player: int, first: int, ma: int, hid
         return None  # no rampart left
     names, ids = state.board.names, state.ids
     # The places the first can build from, in the order its search meets them, and the zones it can build on.
-    places = list(dict.fromkeys(event[1] for event in state.explore(first, ma, hidden, builds=False)
-                                if event[0] == "position" and event[3] >= ruleset.build_cost and not event[4]))
+    places = list(dict.fromkeys(event[1] for event in positions if event[3] >= ruleset.build_cost and not event[4]))
     buildable: set[int] = set()
     for here in places:
         buildable.update(zone for zone in connected_zones(state, player, here) if zone != here)
