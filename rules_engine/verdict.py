@@ -121,7 +121,8 @@ def _decide(state: BattleState, replay: Replay) -> dict:
         decided["claim"] = {"by": result.by, "condition": result.condition, "accepted": True}
         if best_condition(state, 1 - declarer) is not None:
             return _divisive_conclusion(state, decided)  # R11
-        decided.update(outcome=Outcome.VICTORY, winner=result.by, condition=best_condition(state, declarer))  # R10
+        decided.update(outcome=Outcome.VICTORY, winner=result.by,
+                       condition=best_condition(state, declarer, holding=claimed))  # R10
         return decided
     if result.type == "deadlock":
         for number, player in enumerate(PLAYERS):

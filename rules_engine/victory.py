@@ -778,9 +778,12 @@ def condition_holds(state: BattleState, declarer: int, condition: Condition) -> 
 
 
 
-def best_condition(state: BattleState, declarer: int) -> Condition | None:
-    """R10: the condition worth the most OPP that the declarer satisfies now."""
+def best_condition(state: BattleState, declarer: int, holding: Condition | None = None) -> Condition | None:
+    """R10: the condition worth the most OPP that the declarer satisfies now. `holding` is one already
+    known to hold (an accepted claim): only the better ones are looked at again."""
     for condition, condition_is_met in _BEST_FIRST_HOLDS:
+        if condition == holding:
+            return condition
         if condition_is_met(state, declarer):
             return condition
     return None
