@@ -81,9 +81,10 @@ def time_corpora(args) -> None:
         if args.only and name != args.only:
             continue
         turns = sum(len(json.loads(text)["turns"]) for text in texts)
-        if args.instructions_run:  # one pass, for callgrind
-            for text in texts:
-                rules_engine.adjudicate(text)
+        if args.instructions_run:  # one pass for callgrind, or none (the start-up and reading to subtract)
+            if args.instructions_run == "adjudicate":
+                for text in texts:
+                    rules_engine.adjudicate(text)
             continue
         best = float("inf")
         for _ in range(args.repeats):
@@ -107,7 +108,7 @@ def instructions(engine: str, corpus: Path, name: str) -> int:
                                  __file__, "--worker", "time", "--engine", engine, "--corpus", str(corpus),
                                  "--only", name, *extra], capture_output=True, text=True, check=True, cwd=ROOT)
         return int(re.search(r"Collected : (\d+)", result.stderr).group(1))
-    return count("--instructions-run") - count()
+    return count("--instructions-run", "adjudicate") - count("--instructions-run", "load")
 
 
 def export_base(revision: str, into: Path) -> str:
@@ -132,7 +133,7 @@ def main() -> None:
     parser.add_argument("--engine", help=argparse.SUPPRESS)
     parser.add_argument("--corpus", help=argparse.SUPPRESS)
     parser.add_argument("--only", help=argparse.SUPPRESS)
-    parser.add_argument("--instructions-run", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--instructions-run", choices=("adjudicate", "load"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         {"corpus": make_corpus, "valid": valid_in, "time": time_corpora}[args.worker](args)
