@@ -559,23 +559,22 @@ def can_leave_zone(state: BattleState, battalion: int, sacrifice_completed: bool
     best_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms))
     destroy_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms, ruleset.destroy_min_arms))
     can_destroy = ruleset.can_destroy(arms) and below == NOBODY
-    if ruleset.has_arts and below == NOBODY and ruleset.art_can_leave(
-            state, battalion, facings, best_ma, max(sacrifice_ma, ruleset.maneuver_ma(arms)), arms):
-        return True  # R12: Pounce, Alight, Descend and Chasm Forge count as moving; none from a stack (R100)
-    if state.ramparts[where] is not None:
-        return False  # standing on a rampart (Alight), only Descend leaves it
-    for facing in facings:
-        ahead = state.board.neighbours[where][facing]
-        if ahead < 0 or not ruleset.can_enter(state, battalion, ahead):
-            continue
-        move_cost = ruleset.move_cost(state, battalion, ahead)
-        rampart = state.ramparts[ahead]
-        if rampart is None:
-            if move_cost <= best_ma:
+    if state.ramparts[where] is None:  # standing on a rampart (Alight), only Descend leaves it
+        for facing in facings:
+            ahead = state.board.neighbours[where][facing]
+            if ahead < 0 or not ruleset.can_enter(state, battalion, ahead):
+                continue
+            move_cost = ruleset.move_cost(state, battalion, ahead)
+            rampart = state.ramparts[ahead]
+            if rampart is None:
+                if move_cost <= best_ma:
+                    return True
+            elif can_destroy and ruleset.destroy_cost(state.kingdom[battalion], rampart[1]) + move_cost <= destroy_ma:
                 return True
-        elif can_destroy and ruleset.destroy_cost(state.kingdom[battalion], rampart[1]) + move_cost <= destroy_ma:
-            return True
-    return False
+    # R12: Pounce, Alight, Descend and Chasm Forge count as moving; none from a stack (R100). Asked last:
+    # the searches behind them cost more than the plain moves above.
+    return ruleset.has_arts and below == NOBODY and ruleset.art_can_leave(
+        state, battalion, facings, best_ma, max(sacrifice_ma, ruleset.maneuver_ma(arms)), arms)
 
 
 def _first_leaver(state: BattleState, player: int) -> int | None:

@@ -36,12 +36,21 @@ def connected_region(state: BattleState, start: int, kind: str) -> list[int]:
     return region
 
 
+NO_ARCHITECT: frozenset[str] = frozenset()
+
+
 class Terrain:
     has_terrain = True
     # Kingdom -> terrain -> Move Onto cost, and kingdom -> terrains it may build on: the battle
     # arts' marches and Natural Architect fill these in when battle arts are elected too.
     marches: dict[str, dict[str, int]] = {}
     architects: dict[str, frozenset[str]] = {}
+
+    def __init__(self, params, rules=None):
+        super().__init__(params, rules)
+        # (terrains a kingdom may build on, the battlefield's terrain) -> the zones it may not build on:
+        # the searches ask at every step and the terrain changes only by a transformation.
+        self._unbuildable: dict[tuple, frozenset[int]] = {}
 
     def setup(self, state: BattleState) -> None:
         board = state.board
@@ -78,9 +87,15 @@ class Terrain:
 
     # ---- Building ----
     def unbuildable(self, state: BattleState, battalion: int) -> frozenset[int] | None:
-        allowed = self.architects.get(state.kingdom[battalion], frozenset())
-        terrain = state.terrain
-        return frozenset(zone for zone, kind in enumerate(terrain) if kind in NO_BUILDING and kind not in allowed)
+        allowed = self.architects.get(state.kingdom[battalion], NO_ARCHITECT)
+        key = (allowed, tuple(state.terrain))
+        found = self._unbuildable.get(key)
+        if found is None:
+            if len(self._unbuildable) > 64:
+                self._unbuildable.clear()
+            found = self._unbuildable[key] = frozenset(zone for zone, kind in enumerate(state.terrain)
+                                                       if kind in NO_BUILDING and kind not in allowed)
+        return found
 
     # ---- Placement ----
     def can_deploy(self, state: BattleState, player: int, zone: int) -> bool:
