@@ -16,7 +16,8 @@ every run, whatever else the machine is doing (slow: about a minute a corpus).
 
 The figures are turns/s (higher is faster) and the ratio this tree : base (>= 1.00: not slower); with
 `--instructions`, the instruction counts and their ratio this tree : base (<= 1.00: not slower).
-Verdicts are not compared: the two engines may judge a battle differently where the rulings changed.
+"verdicts differing" counts the kept replays the two engines judge differently (where the rulings
+changed between them): the time an engine takes is only comparable with what it decides.
 """
 from __future__ import annotations
 
@@ -65,10 +66,10 @@ def make_corpus(args) -> None:
 
 
 def valid_in(args) -> None:
-    """(worker) Print, per corpus, which replays this engine accepts."""
+    """(worker) Print, per corpus and replay, this engine's verdict as JSON (the valid ones are kept)."""
     rules_engine = _engine_on_path(args.engine)
     corpora = json.loads(Path(args.corpus).read_text())
-    print(json.dumps({name: [rules_engine.adjudicate(text).valid for text in texts]
+    print(json.dumps({name: [json.dumps(rules_engine.adjudicate(text).to_dict(), sort_keys=True) for text in texts]
                       for name, texts in corpora.items()}))
 
 
@@ -147,9 +148,13 @@ def main() -> None:
         corpus = Path(folder) / "corpus.json"
         worker(base, corpus, "corpus", "--games", str(args.games), "--variant-games", str(args.variant_games),
                "--seed", str(args.seed), "--max-turns", str(args.max_turns))
-        valid = [json.loads(worker(engine, corpus, "valid").stdout) for engine in (base, here)]
+        verdicts = [json.loads(worker(engine, corpus, "valid").stdout) for engine in (base, here)]
         corpora = json.loads(corpus.read_text())
-        kept = {name: [text for text, a, b in zip(texts, valid[0][name], valid[1][name], strict=True) if a and b]
+        both_valid = {name: [json.loads(a)["valid"] and json.loads(b)["valid"]
+                             for a, b in zip(verdicts[0][name], verdicts[1][name], strict=True)] for name in corpora}
+        differing = {name: sum(1 for a, b, ok in zip(verdicts[0][name], verdicts[1][name], both_valid[name],
+                                                     strict=True) if ok and a != b) for name in corpora}
+        kept = {name: [text for text, ok in zip(texts, both_valid[name], strict=True) if ok]
                 for name, texts in corpora.items()}
         wanted = None if not args.corpora else {name.strip() for name in args.corpora.split(",")}
         kept = {name: texts for name, texts in kept.items() if texts and (wanted is None or name in wanted)}
@@ -169,7 +174,7 @@ def main() -> None:
           f"7 x 7, up to {args.max_turns} turns; kept where both engines accept them")
     print(f"CPU time, best of {args.repeats}, {args.rounds} alternating rounds (load average "
           f"{os.getloadavg()[0]:.1f})")
-    header = "| replays | kept | turns | base turns/s | this turns/s | speed this : base |"
+    header = "| replays | kept | verdicts differing | turns | base turns/s | this turns/s | speed this : base |"
     if counts:
         header += " base instructions | this instructions | instructions this : base |"
     print(header)
@@ -180,7 +185,8 @@ def main() -> None:
         this_best = max(run[name]["turns_per_s"] for run in runs["this"])
         ratio = this_best / base_best
         worst = ratio if worst is None else min(worst, ratio)
-        line = (f"| {name} | {len(texts)} of {len(corpora[name])} | {runs['base'][0][name]['turns']:,} | "
+        line = (f"| {name} | {len(texts)} of {len(corpora[name])} | {differing[name]} | "
+                f"{runs['base'][0][name]['turns']:,} | "
                 f"{base_best:,.0f} | {this_best:,.0f} | {ratio:.2f} |")
         if counts:
             base_count, this_count = counts[name]
