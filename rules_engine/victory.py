@@ -553,6 +553,14 @@ def can_leave_zone(state: BattleState, battalion: int, sacrifice_completed: bool
     below = stack[position - 1] if position > 0 else NOBODY
     on_enemy = below != NOBODY and state.owner[below] != player
     facings = (state.facing[battalion],) if on_enemy else range(4)
+    neighbours, ramparts = state.board.neighbours[where], state.ramparts
+    if ramparts[where] is None:  # the commonest answer first: a plain step with the battalion's own MA
+        plain_ma = ruleset.maneuver_ma(arms)
+        for facing in facings:
+            ahead = neighbours[facing]
+            if ahead >= 0 and ramparts[ahead] is None and ruleset.can_enter(state, battalion, ahead) and \
+                    ruleset.move_cost(state, battalion, ahead) <= plain_ma:
+                return True
     zones = state.zone
     sacrifice_ma = ruleset.sacrifice_ma if sacrifice_completed or covered or any(
         zones[b] >= 0 for b in state.battalions_of[player] if b != battalion) else 0
@@ -609,11 +617,33 @@ def _coming_turn(state: BattleState, player: int, beneficiary: int = NOBODY) -> 
     return work, opened.sacrifice_completed
 
 
+def _steps_out_at_hand(state: BattleState, battalion: int, ma: int) -> bool:
+    """Whether `battalion` moves out of its zone in one step, in its facing or after one turn where it may
+    turn: the first steps of a Maneuver search (`BattleState.explore`), with its tests, found without one."""
+    where = state.zone[battalion]
+    ramparts, owner, stacks = state.ramparts, state.owner, state.stacks
+    if ramparts[where] is not None:
+        return False  # on a rampart (Alight) only Descend leaves
+    ruleset = state.ruleset
+    me = owner[battalion]
+    facing = state.facing[battalion]
+    stacked = any(b != battalion for b in stacks[where])  # R8/R28: a stacked battalion only moves
+    for turn_to, face_cost in ((facing, 0),) if stacked else ((facing, 0), *ruleset.face_turns[facing]):
+        ahead = state.board.neighbours[where][turn_to]
+        if ahead < 0 or ramparts[ahead] is not None or not ruleset.can_enter(state, battalion, ahead):
+            continue
+        there = stacks[ahead]
+        if (not there or owner[there[-1]] == me) and face_cost + ruleset.move_cost(state, battalion, ahead) <= ma:
+            return True
+    return False
+
+
 def _leaves_in_one_maneuver(state: BattleState, battalion: int, ma: int) -> bool:
     """Whether a Maneuver of `battalion` with `ma` MA, in a turn whose steps 1-4 are done, takes it out
     of its zone: a Move, or an art that changes its zone (R12), after turning for MA where it may."""
     where = state.zone[battalion]
-    if any(event[0] == "position" and event[1] != where for event in state.explore(battalion, ma, builds=False)):
+    if _steps_out_at_hand(state, battalion, ma) or any(
+            event[0] == "position" and event[1] != where for event in state.explore(battalion, ma, builds=False)):
         return True
     ruleset = state.ruleset
     if not ruleset.has_arts or len(state.stacks[where]) > 1:

@@ -13,6 +13,7 @@ from rules_engine.victory import (
     _aggressive_at_hand,
     _first_aggressive,
     _maneuverable,
+    _steps_out_at_hand,
     aggressive_action,
     condition_holds,
     has_aggressive_action,
@@ -199,3 +200,22 @@ def test_a_battalion_said_to_move_uniformly_pays_one_ma_everywhere(seed, variant
                 for zone in range(state.board.size):
                     assert ruleset.can_enter(state, battalion, zone), (seed, variants, zone)
                     assert ruleset.move_cost(state, battalion, zone) == 1, (seed, variants, zone)
+
+
+@SETTINGS
+@given(seed=seeds, variants=variant_sets)
+def test_a_step_out_found_at_hand_is_one_the_maneuver_search_finds(seed, variants):
+    """Paralyze after a Stall (R91) first looks for a one-step Move out of the zone without a search; the
+    whole Maneuver search must reach another zone too, for every top-most battalion and every MA."""
+    doc = generate_game(seed, max_turns=40, variants=variants)
+    for snapshot in replay_states(doc):
+        state = snapshot.state
+        for battalion in range(len(state.ids)):
+            where = state.zone[battalion]
+            if where < 0 or state.stacks[where][-1] != battalion:
+                continue
+            for ma in (1, 2, 8):
+                if _steps_out_at_hand(state, battalion, ma):
+                    assert any(event[0] == "position" and event[1] != where
+                               for event in state.explore(battalion, ma, builds=False)), \
+                        (seed, variants, snapshot.turn, state.ids[battalion], ma)
