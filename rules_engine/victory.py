@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .actions import connected, connected_zones
+from .actions import connected_zones
 from .conditions import BEST_FIRST, Condition
 from .constants import IN_PRISON, NOBODY
 from .errors import ReplayError
@@ -332,9 +332,8 @@ def _after_first_build(state: BattleState, player: int, first: int, positions: l
     names, ids = state.board.names, state.ids
     # The places the first can build from, in the order its search meets them, and the zones it can build on.
     places = list(dict.fromkeys(event[1] for event in positions if event[3] >= ruleset.build_cost and not event[4]))
-    buildable: set[int] = set()
-    for here in places:
-        buildable.update(zone for zone in connected_zones(state, player, here) if zone != here)
+    reach = {here: connected_zones(state, player, here) - {here} for here in places}  # `connected`, once a place
+    buildable: set[int] = set().union(*reach.values())
     unbuildable = ruleset.unbuildable(state, first) or frozenset()
     buildable.difference_update(unbuildable)
     if not buildable:
@@ -377,7 +376,7 @@ def _after_first_build(state: BattleState, player: int, first: int, positions: l
         return None
     for here in places:
         for zone in wanted:
-            if zone == here or not connected(state, player, here, zone):
+            if zone not in reach[here]:
                 continue
             view = _moved(state, first, here) if here != state.zone[first] else state.copy()
             view.ramparts[zone] = (player, kingdom)
