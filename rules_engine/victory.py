@@ -566,13 +566,13 @@ def can_leave_zone(state: BattleState, battalion: int, sacrifice_completed: bool
     best_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms))
     destroy_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms, ruleset.destroy_min_arms))
     can_destroy = ruleset.can_destroy(arms) and below == NOBODY
-    if state.ramparts[where] is None:  # standing on a rampart (Alight), only Descend leaves it
+    if ramparts[where] is None:  # standing on a rampart (Alight), only Descend leaves it
         for facing in facings:
-            ahead = state.board.neighbours[where][facing]
+            ahead = neighbours[facing]
             if ahead < 0 or not ruleset.can_enter(state, battalion, ahead):
                 continue
             move_cost = ruleset.move_cost(state, battalion, ahead)
-            rampart = state.ramparts[ahead]
+            rampart = ramparts[ahead]
             if rampart is None:
                 if move_cost <= best_ma:
                     return True

@@ -71,12 +71,12 @@ class BattleArts:
 
     # ---- R103: the arts a first order of a double time turn may use to open the way for the second ----
     def opening_arts(self, state: BattleState, battalion: int, facing_only: bool = False) -> list:
-        """Those the battalion's Arms allow; with `facing_only`, only those that depend on its facing
-        (the searches try the others once per zone, from where the most MA is left)."""
+        """Those the battalion's Arms allow (each kingdom's `opening_arts` offers no other); with
+        `facing_only`, only those that depend on its facing (the searches try the others once per zone,
+        from where the most MA is left)."""
         kingdom = KINGDOM_ARTS[state.kingdom[battalion]]
-        arms = state.arms[battalion]
-        return [art for art in kingdom.opening_arts(state, battalion) if arms in kingdom.ARMS[art.act]
-                and (not facing_only or art.act in kingdom.FACING_ARTS)]
+        arts = kingdom.opening_arts(state, battalion)
+        return [art for art in arts if art.act in kingdom.FACING_ARTS] if facing_only else arts
 
     def facing_arts(self, state: BattleState, battalion: int) -> frozenset[str]:
         return KINGDOM_ARTS[state.kingdom[battalion]].FACING_ARTS
