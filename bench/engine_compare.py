@@ -97,13 +97,15 @@ def time_corpora(args) -> None:
     print(json.dumps(figures))
 
 
-def worker(engine: str, corpus: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, __file__, "--worker", extra[0], "--engine", engine, "--corpus",
-                           str(corpus), *extra[1:]], capture_output=True, text=True, check=True, cwd=ROOT)
+def worker(task: str, engine: str, corpus: Path, *options: str) -> subprocess.CompletedProcess:
+    """Run `task` (corpus, valid, time) of this script in a process of its own, with `engine` on its path."""
+    return subprocess.run([sys.executable, __file__, "--worker", task, "--engine", engine, "--corpus", str(corpus),
+                           *options], capture_output=True, text=True, check=True, cwd=ROOT)
 
 
 def instructions(engine: str, corpus: Path, name: str) -> int:
-    """Instructions of one adjudication of corpus `name` (callgrind; the same run without it subtracted)."""
+    """Instructions of one adjudication of corpus `name` (callgrind; a run that only starts and reads the
+    corpus subtracted)."""
     def count(*extra: str) -> int:
         result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
                                  __file__, "--worker", "time", "--engine", engine, "--corpus", str(corpus),
@@ -146,9 +148,9 @@ def main() -> None:
         base = export_base(args.base, Path(folder))
         here = str(ROOT)
         corpus = Path(folder) / "corpus.json"
-        worker(base, corpus, "corpus", "--games", str(args.games), "--variant-games", str(args.variant_games),
+        worker("corpus", base, corpus, "--games", str(args.games), "--variant-games", str(args.variant_games),
                "--seed", str(args.seed), "--max-turns", str(args.max_turns))
-        verdicts = [json.loads(worker(engine, corpus, "valid").stdout) for engine in (base, here)]
+        verdicts = [json.loads(worker("valid", engine, corpus).stdout) for engine in (base, here)]
         corpora = json.loads(corpus.read_text())
         both_valid = {name: [json.loads(a)["valid"] and json.loads(b)["valid"]
                              for a, b in zip(verdicts[0][name], verdicts[1][name], strict=True)] for name in corpora}
@@ -163,7 +165,7 @@ def main() -> None:
         runs: dict[str, list[dict]] = {"base": [], "this": []}
         for _ in range(args.rounds):
             for side, engine in (("base", base), ("this", here)):
-                runs[side].append(json.loads(worker(engine, corpus, "time", "--repeats", str(args.repeats)).stdout))
+                runs[side].append(json.loads(worker("time", engine, corpus, "--repeats", str(args.repeats)).stdout))
         counts = {}
         if args.instructions:
             for name in kept:
