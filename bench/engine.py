@@ -17,6 +17,17 @@ What it does, in one run on one machine:
 4. Peak memory of one adjudication (tracemalloc), the longest game.
 5. One corpus per combination of the Organized Play variants, and how the cost grows with game
    length (20 / 60 / 200 turns) and board size (7 x 7, 11 x 11).
+6. Both engines side by side: this process runs the engine OPP_ENGINE names (the pure Python
+   sources by default); the headline (1 and 3) is measured again in a second process with the other
+   one (the mypyc build of the same sources, built first by scripts/build_engine when missing), on
+   the same corpus, its verdicts compared; the goal is the compiled engine's. `--one-engine` skips it.
+7. The worst case (R99): the hand-built logs of `rules_engine.generator.worst_case_game` (26 x 26, sixteen
+   battalions a side out of reach, every turn end searching every two-order turn; with Battle Arts a Flourish
+   may raise a rampart on any empty zone), two turns each with default and with raised MA, and stretched to
+   5,000 turns (about 1 MB, under the document limit). Each log is adjudicated from its JSON text (CPU
+   seconds; goal: under 3 s, adjudicated or refused with `search_budget_exceeded`), and the slowest turn
+   end found is timed alone, with the search steps it spends (`SearchWork`, the same on every machine).
+   `--no-worst-case` skips it, `--worst-case-only` runs it alone.
 """
 from __future__ import annotations
 
@@ -30,11 +41,22 @@ import sys
 import time
 import tracemalloc
 
-from _common import median_time  # also puts the project on sys.path
+from _common import ROOT, median_time  # also puts the project on sys.path
 
+# First: which engine this process imports (OPP_ENGINE=pure, the default, or compiled: the mypyc
+# build of the same sources, built by scripts/build_engine; the test run's own choice and guard).
+from tests import engine_under_test
+
+# isort: split
 from rules_engine import adjudicate, generate_game, load_replay, replay_states
+from rules_engine.generator import worst_case_game
 from rules_engine.model import VARIANTS
+from rules_engine.state import SearchWork
+from rules_engine.verdict import SEARCH_STEP_LIMIT
 from rules_engine.victory import best_condition
+
+WORST_CASE_GOAL = 3.0  # seconds per log, adjudicated or refused (issue 22)
+RAISED_MA = (8, 8, 8, 8, 8, 1)  # rules.params: every Arms below 6 moves 8 zones
 
 
 def best_of(repeats: int, run) -> float:
@@ -116,6 +138,92 @@ def turns_per_second(docs) -> tuple[int, float, float]:
     return turns, turns / seconds, statistics.median(len(doc["turns"]) for doc in docs)
 
 
+def headline(args) -> dict:
+    """The headline figures of this process's engine on the seeded Core Rules corpus."""
+    corpus = [generate_game(args.seed + number, max_turns=args.max_turns) for number in range(args.games)]
+    texts = [json.dumps(doc) for doc in corpus]
+    replays = [load_replay(doc) for doc in corpus]
+    turns = sum(len(replay.turns) for replay in replays)
+    verdicts = [adjudicate(replay).to_dict() for replay in replays]
+    check_median, check_worst, _ = victory_check_costs(replays[:40])
+    return {"engine": engine_under_test.KIND, "turns": turns,
+            "text": turns / best_of(3, lambda: [adjudicate(text) for text in texts]),
+            "dicts": turns / best_of(3, lambda: [adjudicate(doc) for doc in corpus]),
+            "loaded": turns / best_of(3, lambda: [adjudicate(replay) for replay in replays]),
+            "check_median": check_median, "check_worst": check_worst,
+            "verdicts": json.dumps(verdicts, sort_keys=True)}
+
+
+def other_engine_headline(args) -> dict | None:
+    """The same headline measured by the other engine (pure <-> compiled), in its own process."""
+    import os
+    import subprocess
+
+    other = "compiled" if engine_under_test.KIND == "pure" else "pure"
+    if other == "compiled":
+        built = subprocess.run(["bash", str(ROOT / "scripts" / "build_engine"), "compiled"], cwd=ROOT,
+                               capture_output=True, text=True)
+        if built.returncode != 0:
+            print(f"compiled engine not measured: scripts/build_engine failed:\n{built.stderr[-2000:]}")
+            return None
+    done = subprocess.run([sys.executable, __file__, "--headline-json", "--games", str(args.games),
+                           "--seed", str(args.seed), "--max-turns", str(args.max_turns)],
+                          env={**os.environ, "OPP_ENGINE": other}, capture_output=True, text=True)
+    if done.returncode != 0:
+        print(f"{other} engine not measured:\n{done.stderr[-2000:]}")
+        return None
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def slowest_turn_end(doc: dict, turn_ends: int) -> tuple[float, int, int]:
+    """(CPU seconds, turn, search steps) of the dearest of the first `turn_ends` turn ends of a log: both
+    generals' best condition, as `missed` asks at every turn end, on a fresh copy (nothing remembered)."""
+    worst = (0.0, 0, 0)
+    for snapshot in replay_states(doc):
+        if snapshot.turn == 0:
+            continue
+        if snapshot.turn > turn_ends:
+            break
+        state = snapshot.state
+        state.memo = {}
+        state.work = SearchWork(10 ** 12)
+        start = time.process_time()
+        for player in (0, 1):
+            best_condition(state, player)
+        elapsed = time.process_time() - start
+        if elapsed > worst[0]:
+            worst = (elapsed, snapshot.turn, state.work.spent)
+    return worst
+
+
+def worst_case_section() -> bool:
+    """Prints the worst-case table; True when every log met the goal."""
+    print(f"\nworst case (R99): hand-built 26 x 26 logs, adjudicated from JSON text, CPU seconds; search budget "
+          f"{SEARCH_STEP_LIMIT:,} steps a replay; goal < {WORST_CASE_GOAL:.0f} s a log")
+    print("| log | turns | size | adjudicate | verdict | slowest turn end (timed alone) |\n|---|---|---|---|---|---|")
+    met = True
+    for kind, ma_by_arms, turns in [("flourish", None, 2), ("flourish", RAISED_MA, 2), ("quiet", None, 2),
+                                    ("quiet", RAISED_MA, 2), ("flourish", None, 5000), ("quiet", None, 5000),
+                                    ("flourish", RAISED_MA, 5000)]:
+        doc = worst_case_game(kind, turns=turns, ma_by_arms=ma_by_arms)
+        text = json.dumps(doc, separators=(",", ":"))
+        start = time.process_time()
+        verdict = adjudicate(text)
+        seconds = time.process_time() - start
+        met = met and seconds < WORST_CASE_GOAL
+        if verdict.valid:
+            answer = f"valid, {verdict.outcome}"
+        else:
+            answer = f"{verdict.error.code} at turn {verdict.error.location.turn}"
+        last = len(doc["turns"]) if verdict.valid else verdict.error.location.turn
+        slowest, at_turn, steps = slowest_turn_end(doc, min(last, 40))
+        params = "default MA" if ma_by_arms is None else f"ma_by_arms {list(ma_by_arms)}"
+        print(f"| {kind}, {params} | {turns} | {len(text) / 1024:,.0f} KiB | {seconds:.2f} s | {answer} | "
+              f"{slowest:.3f} s at turn {at_turn}, {steps:,} steps |")
+    print(f"goal (every log < {WORST_CASE_GOAL:.0f} s, adjudicated or refused): {'met' if met else 'NOT met'}")
+    return met
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -123,7 +231,21 @@ def main() -> None:
     parser.add_argument("--max-turns", type=int, default=120)
     parser.add_argument("--variant-games", type=int, default=20, help="games per variant combination")
     parser.add_argument("--no-growth", action="store_true", help="skip the growth curves")
+    parser.add_argument("--one-engine", action="store_true",
+                        help="measure only this process's engine (OPP_ENGINE), not the other one beside it")
+    parser.add_argument("--headline-json", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--no-worst-case", action="store_true", help="skip the worst-case logs")
+    parser.add_argument("--worst-case-only", action="store_true", help="run the worst-case logs alone")
     args = parser.parse_args()
+    if args.worst_case_only:
+        print(engine_under_test.describe())
+        worst_case_section()
+        print(f"\nreproduce: .venv/bin/python bench/engine.py --worst-case-only   (Python {sys.version.split()[0]})")
+        return
+    if args.headline_json:
+        print(json.dumps(headline(args)))
+        return
+    print(engine_under_test.describe())
 
     corpus = [generate_game(args.seed + number, max_turns=args.max_turns) for number in range(args.games)]
     texts = [json.dumps(doc) for doc in corpus]
@@ -153,6 +275,7 @@ def main() -> None:
           f"median {check_median * 1e6:,.1f} us, worst {check_worst * 1e6:,.1f} us")
     print(f"peak memory adjudicating the longest game ({len(longest['turns'])} turns): {peak / 1024:,.0f} KiB")
 
+    other = None if args.one_engine else other_engine_headline(args)
     chess_figures = chess_baseline(turns, min(args.games, 120), args.seed)
     if chess_figures is None:
         print("python-chess baseline skipped: python-chess is not installed "
@@ -165,6 +288,26 @@ def main() -> None:
         print(f"  (not compared: pushing already-parsed moves with is_legal: {chess_figures['push']:,.0f} plies/s)")
         print(f"ratio WARLINE turns/s (from JSON text) : python-chess plies/s (from PGN text) = {ratio:.2f} "
               f"(goal >= 1.0: {'met' if ratio >= 1 else 'NOT met'})")
+    if other is not None:
+        mine = {"engine": engine_under_test.KIND, "text": turns / from_text, "dicts": turns / from_dicts,
+                "loaded": turns / loaded, "check_median": check_median, "check_worst": check_worst}
+        rows = sorted([mine, other], key=lambda row: row["engine"] != "pure")
+        print(f"\nthe two engines, same corpus, same run ({turns} turns; python-chess read_game "
+              f"{chess_figures['pgn']:,.0f} plies/s):" if chess_figures else "\nthe two engines, same corpus, same run:")
+        print("| engine | from JSON text | from dicts | loaded replays | one victory check, median / worst "
+              "| ratio to python-chess |\n|---|---|---|---|---|---|")
+        for row in rows:
+            to_chess = f"{row['text'] / chess_figures['pgn']:.2f}" if chess_figures else "-"
+            print(f"| {row['engine']} | {row['text']:,.0f} turns/s | {row['dicts']:,.0f} | {row['loaded']:,.0f} | "
+                  f"{row['check_median'] * 1e6:,.1f} / {row['check_worst'] * 1e6:,.1f} us | {to_chess} |")
+        pure, compiled = rows
+        same = other["verdicts"] == json.dumps([adjudicate(replay).to_dict() for replay in replays], sort_keys=True)
+        print(f"compiled : pure = {compiled['text'] / pure['text']:.2f} (from JSON text); "
+              f"verdicts of the {args.games} games {'identical' if same else 'DIFFERENT'}")
+        if chess_figures:
+            goal = compiled["text"] / chess_figures["pgn"]
+            print(f"goal (compiled engine turns/s >= python-chess plies/s): {goal:.2f}, "
+                  f"{'met' if goal >= 1 else 'NOT met'}")
 
     print(f"\nvariant combinations ({args.variant_games} games each, 7 x 7, up to {args.max_turns} turns, "
           "adjudicated from JSON text):")
@@ -186,6 +329,9 @@ def main() -> None:
             total, rate, median = turns_per_second(docs)
             print(f"| {width} x {height} | {limit} | {total} | {median:.0f} | {rate:,.0f} | "
                   f"{rate / (total / len(docs)):,.1f} |")
+
+    if not args.no_worst_case:
+        worst_case_section()
 
     print(f"\nreproduce: .venv/bin/python bench/engine.py --games {args.games} --seed {args.seed} "
           f"--max-turns {args.max_turns} --variant-games {args.variant_games}   (Python {sys.version.split()[0]})")

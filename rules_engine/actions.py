@@ -46,7 +46,7 @@ def move(run: ManeuverRun, action: Move, location: Location) -> None:
     must_descend(state, battalion, location)
     if not state.ruleset.can_enter(state, battalion, ahead):
         raise ReplayError("impassable_terrain", f"{ident} cannot move onto {name}: no battalion moves onto "
-                                                f"{state.terrain[ahead]}.", location)
+                                                f"{state.terrain[ahead]}.", location)  # type: ignore[index]
     ruleset = state.ruleset
     if action.snowblind:  # R17: a choice written on the move
         if not ruleset.has_arts:
@@ -204,7 +204,7 @@ def displace(state: BattleState, target: int, destination: int, into_ruin: bool,
     if into_ruin:
         state.slaughter(target, player)
     else:
-        state.facing[target] = pushed
+        state.facing[target] = pushed  # type: ignore[assignment]  # landing on the battlefield: a facing
         state.stun = target
         state.routed_stun = target
 
@@ -240,7 +240,8 @@ def place_rampart(run: ManeuverRun, zone: int, kingdom: str, location: Location)
     unbuildable = state.ruleset.unbuildable(state, run.battalion)
     if unbuildable is not None and zone in unbuildable:
         raise ReplayError("terrain_forbids_build", f"{state.ids[run.battalion]} cannot build a rampart on "
-                                                   f"{state.terrain[zone]} at {state.board.names[zone]}.", location)
+                                                   f"{state.terrain[zone]} at {state.board.names[zone]}.",  # type: ignore[index]
+                          location)
     raise_rampart(run, zone, kingdom, location)
 
 

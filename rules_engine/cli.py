@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import ENGINE_VERSION
 from .board import FACINGS
-from .errors import ReplayError
+from .errors import ReplayError, printable
 from .generator import generate_game
 from .model import PLAYERS, VARIANTS
 from .replay import MAX_DOCUMENT_BYTES, MAX_TURNS, load_replay
@@ -48,7 +48,7 @@ def describe(verdict: Verdict) -> str:
             where.append(f"order {error.location.order}")
         if error.location.action is not None:
             where.append(f"action {error.location.action}")
-        return f"INVALID at {', '.join(where) or 'the document'} [{error.code}]: {error.message}"
+        return printable(f"INVALID at {', '.join(where) or 'the document'} [{error.code}]: {error.message}")
     lines = []
     if verdict.outcome == "victory":
         lines.append(f"{verdict.winner} wins by {str(verdict.condition).replace('_', ' ')} after {verdict.turns} turns.")
@@ -67,7 +67,7 @@ def describe(verdict: Verdict) -> str:
     lines.append(f"OPP: p1 {verdict.opp['p1']}, p2 {verdict.opp['p2']}.")
     for entry in verdict.missed:
         lines.append(f"Missed: after turn {entry['after_turn']} {entry['by']} could have declared {entry['condition']}.")
-    return "\n  ".join(lines)
+    return "\n  ".join(printable(line) for line in lines)
 
 
 def render(state: BattleState) -> str:
@@ -129,12 +129,12 @@ def _adjudicate_command(args: argparse.Namespace) -> int:
         reports.append((path, verdict, None))
     if args.text:
         for path, verdict, problem in reports:
-            print(f"{path}: {problem}" if verdict is None else f"{path}: {describe(verdict)}")
+            print(printable(f"{path}: {problem}") if verdict is None else f"{printable(path)}: {describe(verdict)}")
     else:
         def as_json(verdict, problem):
             if verdict is None:
                 return {"valid": False, "error": {"turn": None, "order": None, "action": None,
-                                                  "code": "unreadable_file", "message": problem}}
+                                                  "code": "unreadable_file", "message": printable(problem)}}
             return verdict.to_dict()
 
         if len(reports) == 1:
@@ -145,7 +145,7 @@ def _adjudicate_command(args: argparse.Namespace) -> int:
                               for path, verdict, problem in reports], indent=2))
     for _path, verdict, problem in reports:
         if verdict is None:
-            print(problem, file=sys.stderr)
+            print(printable(problem), file=sys.stderr)
     return status
 
 

@@ -35,7 +35,8 @@ BEST_FIRST = (Condition.SHACKLE, Condition.CRUSH, Condition.PARALYZE, Condition.
 def opp_for(outcome: str, winner: str | None, condition: str | None) -> dict[str, int]:
     """R21: both generals' OPP for a verdict's outcome."""
     if outcome == "victory":
-        return {player: VICTORY_OPP[Condition(condition)] if player == winner else 0 for player in PLAYERS}
+        return {player: VICTORY_OPP[Condition(condition)] if player == winner else 0  # type: ignore[arg-type]
+                for player in PLAYERS}
     if outcome == "stalemate":
         return dict.fromkeys(PLAYERS, STALEMATE_OPP)
     if outcome == "resolve":

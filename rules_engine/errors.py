@@ -6,6 +6,7 @@ other exception is a fault of the engine itself.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 # Every code the engine can put into an invalid verdict, with its meaning. The README table is
@@ -103,6 +104,8 @@ ERROR_CODES: dict[str, str] = {
     "art_no_target": "The battle art has nothing it may act on there.",
     "art_out_of_range": "The battle art's target or zone lies beyond its reach.",
     "action_after_final_art": "A battle art that spends all remaining MA ends the Maneuver (R48).",
+    # Adjudication
+    "search_budget_exceeded": "The victory checks at a turn end need more search steps than one replay may spend (R99).",
     # Result
     "missing_result": "The replay has no `result` although the battle did not end by itself.",
     "result_contradicts_end": "The battle ended by Forced Surrender but `result` says otherwise.",
@@ -126,15 +129,45 @@ HEADER = Location(0)
 RESULT = Location(None)
 
 
+# How much of an input a message quotes: a key, a value, a name is cut after this many characters.
+QUOTE_LIMIT = 40
+# Characters a message never shows as they are: controls (C0, C1), the format characters (bidirectional
+# embeddings, overrides and isolates such as U+202E, zero-width ones, the byte order mark, tags), line and
+# paragraph separators, surrogates and private use. Written as escapes in the regular expression (mypyc).
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e"
+                          r"\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+                          r"\ud800-\udfff\ue000-\uf8ff\U000110bd\U000110cd\U00013430-\U0001343f"
+                          r"\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+                          r"\U000f0000-\U0010ffff]")
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def printable(text: str) -> str:
+    """`text` with every character `_UNPRINTABLE` names written as its escape (`\\u202e`), so that a sentence
+    quoting a log shows the same on a terminal, in JSON and on a page, and never reorders or hides text."""
+    return _UNPRINTABLE.sub(_escape, text) if _UNPRINTABLE.search(text) else text
+
+
+def quote(text: str) -> str:
+    """What a message quotes of an input string: at most `QUOTE_LIMIT` characters, an ellipsis after a longer
+    one (the message escapes what it must, `printable`)."""
+    return text if len(text) <= QUOTE_LIMIT else f"{text[:QUOTE_LIMIT]}\u2026"
+
+
 class ReplayError(Exception):
     """A replay is not a legal WARLINE battle; says which step and why, in a player's words."""
 
     def __init__(self, code: str, message: str, location: Location = HEADER):
         if code not in ERROR_CODES:
             raise ValueError(f"unregistered error code {code!r}")
-        # A message may quote what the log says; a lone surrogate there is written as its escape, so
-        # that the message can always be printed and encoded as UTF-8.
-        message = message.encode("utf-8", "backslashreplace").decode("utf-8")
+        # A message may quote what the log says: its control, bidirectional and other invisible characters (a
+        # lone surrogate included) are written as escapes, so that the message always prints, encodes as
+        # UTF-8 and reads the same everywhere (`printable`).
+        message = printable(message)
         super().__init__(message)
         self.code = code
         self.message = message

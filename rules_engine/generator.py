@@ -385,3 +385,79 @@ def generate_game(seed: int, *, width: int = 7, height: int = 7, max_turns: int 
     replay = Replay(rules, generals, tuple(armies), tuple(formation), first_turn, tuple(turns), result,
                     meta=meta)
     return replay.to_dict()
+
+
+WORST_CASES = ("flourish", "quiet")
+
+
+def worst_case_game(kind: str = "flourish", *, turns: int = 2, ma_by_arms: tuple[int, ...] | None = None,
+                    seed: int = 0) -> dict:
+    """A hand-built legal replay whose turn ends cost the victory checks as much as a battle can (the worst
+    case `bench/engine.py` times, R99): a 26 x 26 battlefield under Army Recruiting and Double Time, sixteen
+    battalions a side that no turn brings within reach of the enemy, so that every turn end searches every
+    battalion's two orders (R103) and finds nothing; the result is p1's Blunt claim.
+
+    Each general has eight Arms-6 Timber battalions on the home row, facing off the battlefield, and eight
+    Arms-1 Flaym battalions four rows further in. `kind`:
+    - "flourish": with Battle Arts and Terrain too, each Arms-6 battalion hemmed in by waterbody: a Flourish
+      may raise a rampart on any empty zone, and the Blunt search asks what each one opens;
+    - "quiet": neither: the plain two-order search on a large battlefield.
+    After the first turn (one order, R50) each turn walks two Arms-1 battalions, chosen by `seed`, one zone
+    forward or back within four rows, so that the battlefield rarely comes back; `turns` is 1..5,000.
+    `ma_by_arms` (rules.params, R1) must give Arms 1 at least 5 MA (a step back and two turns)."""
+    if kind not in WORST_CASES:
+        raise ValueError(f"kind must be one of {', '.join(WORST_CASES)}")
+    if not 1 <= turns <= 5000:
+        raise ValueError("turns must be 1..5000")
+    if ma_by_arms is not None and ma_by_arms[0] < 5:
+        raise ValueError("Arms 1 needs at least 5 MA to step back")
+    side = 26
+    letters = [chr(97 + column) for column in range(side)]
+    columns = [letters[3 * number + 1] for number in range(8)]
+    home, inner, facing, back = {"p1": 1, "p2": side}, {"p1": 4, "p2": side - 3}, {"p1": "N", "p2": "S"}, \
+        {"p1": "S", "p2": "N"}
+    armies: dict[str, list[dict]] = {}
+    places: dict[str, list[tuple[str, str, str]]] = {}
+    for player, letter in (("p1", "A"), ("p2", "B")):
+        armies[player] = ([{"id": f"{letter}H{n}", "arms": 6} for n in range(1, 9)]
+                          + [{"id": f"{letter}L{n}", "arms": 1, "kingdom": "flaym"} for n in range(1, 9)])
+        places[player] = ([(f"{letter}H{n}", f"{columns[n - 1]}{home[player]}", back[player]) for n in range(1, 9)]
+                          + [(f"{letter}L{n}", f"{columns[n - 1]}{inner[player]}", facing[player])
+                             for n in range(1, 9)])
+    formation = []
+    for pair in range(8):  # R54: two entries each, p1 first
+        for player in PLAYERS:
+            for ident, zone, towards in places[player][2 * pair:2 * pair + 2]:
+                formation.append({"by": player, "battalion": ident, "zone": zone, "facing": towards})
+    rules: dict = {"variants": ["army_recruiting", "double_time"], "board": {"width": side, "height": side}}
+    if kind == "flourish":
+        rules["variants"] = ["battle_arts", "army_recruiting", "terrain", "double_time"]
+        water = {}
+        for number in range(8):
+            for row, beside in ((1, 2), (side, side - 1)):
+                water[f"{letters[3 * number]}{row}"] = water[f"{letters[3 * number + 2]}{row}"] = "waterbody"
+                water[f"{letters[3 * number + 1]}{beside}"] = "waterbody"
+        rules["terrain"] = water
+    if ma_by_arms is not None:
+        rules["params"] = {"ma_by_arms": list(ma_by_arms)}
+    rng = random.Random(seed)
+    walked = {player: [0] * 8 for player in PLAYERS}  # zones each Arms-1 battalion stands in from its start
+
+    def step(player: str, number: int) -> dict:
+        ident = f"{'A' if player == 'p1' else 'B'}L{number + 1}"
+        out = walked[player][number] == 3 or (walked[player][number] > 0 and rng.random() < 0.5)
+        walked[player][number] += -1 if out else 1
+        actions = ([{"act": "face", "to": back[player]}, {"act": "move"}, {"act": "face", "to": facing[player]}]
+                   if out else [{"act": "move"}])
+        return {"type": "maneuver", "battalion": ident, "actions": actions}
+
+    played = []
+    for number in range(turns):
+        player = PLAYERS[number % 2]
+        chosen = rng.sample(range(8), 1 if number == 0 else 2)
+        played.append({"by": player, "orders": [step(player, battalion) for battalion in chosen]})
+    return {"format": "warline-replay", "version": 1, "meta": {"worst_case": {"kind": kind, "seed": seed}},
+            "rules": rules, "generals": {"p1": {"name": "Player One", "kingdom": "timber"},
+                                         "p2": {"name": "Player Two", "kingdom": "timber"}},
+            "armies": armies, "formation": formation, "first_turn": "p1", "turns": played,
+            "result": {"type": "claim", "by": "p1", "condition": "blunt"}}

@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from .board import DEFAULT_SIDE, FACINGS, MAX_SIDE, is_zone_name
-from .errors import HEADER, RESULT, Location, ReplayError
+from .errors import HEADER, RESULT, Location, ReplayError, quote
 from .model import (
     CONDITIONS,
     KINGDOMS,
@@ -92,7 +92,7 @@ def _shown(value: Any) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and not -10 ** 18 < value < 10 ** 18:
         return f"a number of {value.bit_length() * 30103 // 100000 + 1} digits or so"
     try:
-        return json.dumps(value)[:40]
+        return quote(json.dumps(value))
     except (TypeError, ValueError):
         return _type_name(value)
 
@@ -111,7 +111,7 @@ def _reject_duplicates(pairs: list[tuple[str, Any]]) -> dict:
     out: dict = {}
     for key, value in pairs:
         if key in out:
-            raise ReplayError("duplicate_key", f'The key "{key}" appears twice in one object.')
+            raise ReplayError("duplicate_key", f'The key "{quote(key)}" appears twice in one object.')
         out[key] = value
     return out
 
@@ -123,7 +123,7 @@ def _reject_constant(name: str) -> Any:
 _JSON_STRING = r'"(?:[^"\\]+|\\.)*"'
 _ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}(\\u[dD][c-fC-F][0-9a-fA-F]{2})?|(\\u[dD][c-fC-F][0-9a-fA-F]{2})"
                      r"|\\.")
-_RAW_SURROGATE = re.compile("[\ud800-\udfff]")
+_RAW_SURROGATE = re.compile(r"[\ud800-\udfff]")  # the regex reads the escapes: no surrogate in the source (mypyc)
 
 
 def _line_column(text: str, position: int) -> tuple[int, int]:
@@ -170,8 +170,8 @@ def decode(source: str | bytes | bytearray) -> Any:
             raise ReplayError("too_large", f"The replay is larger than {MAX_DOCUMENT_BYTES} bytes.")
         try:
             source = bytes(source).decode("utf-8")
-        except UnicodeDecodeError as error:
-            raise ReplayError("not_utf8", f"The replay is not UTF-8 text (byte {error.start}).") from None
+        except UnicodeDecodeError as undecodable:  # (each handler its own name: mypyc types a name once)
+            raise ReplayError("not_utf8", f"The replay is not UTF-8 text (byte {undecodable.start}).") from None
     else:
         try:
             size = len(source) if source.isascii() else len(source.encode("utf-8"))
@@ -185,9 +185,9 @@ def decode(source: str | bytes | bytearray) -> Any:
         value = json.loads(source, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
     except RecursionError:
         raise ReplayError("too_deep", f"The replay nests deeper than {MAX_DEPTH} levels.") from None
-    except json.JSONDecodeError as error:
-        raise ReplayError("not_json", f"The replay is not valid JSON: {error.msg} at line {error.lineno}, "
-                                      f"column {error.colno}.") from None
+    except json.JSONDecodeError as bad_json:
+        raise ReplayError("not_json", f"The replay is not valid JSON: {bad_json.msg} at line {bad_json.lineno}, "
+                                      f"column {bad_json.colno}.") from None
     except ValueError:  # Python refuses integers of more than 4,300 digits (int_max_str_digits)
         raise ReplayError("bad_value", f"The replay holds a number too long to read (more than "
                                        f"{sys.get_int_max_str_digits():,} digits){_at(where_long_number(source))}."
@@ -229,7 +229,7 @@ def check_shape(value: Any, check_strings: bool = True) -> None:
                     raise ReplayError("wrong_type", "Object keys must be strings.")
                 if check_strings and not key.isascii() and _has_lone_surrogate(key):
                     raise _surrogate_error()
-            children = item.values()
+            children: Any = item.values()
         else:
             children = item
         for child in children:
@@ -277,7 +277,7 @@ class _Reader:
             raise self.fail("wrong_type", f"{path[0].upper()}{path[1:]} must be an object, not {_type_name(value)}.")
         for key in value:
             if key not in required and key not in optional:
-                raise self.fail("unknown_key", f'Unknown key "{key}" in {path}.')
+                raise self.fail("unknown_key", f'Unknown key "{quote(key)}" in {path}.')
         for key in required:
             if key not in value:
                 raise self.fail("missing_key", f'{path[0].upper()}{path[1:]} has no "{key}".')
@@ -310,7 +310,7 @@ class _Reader:
     def choice(self, value: Any, path: str, choices: tuple[str, ...]) -> str:
         text = self.string(value, path)
         if text not in choices:
-            raise self.fail("bad_value", f"{path} must be one of {', '.join(choices)}, not \"{text[:40]}\".")
+            raise self.fail("bad_value", f"{path} must be one of {', '.join(choices)}, not \"{quote(text)}\".")
         return text
 
     def player(self, value: Any, path: str) -> str:
@@ -322,14 +322,14 @@ class _Reader:
     def zone(self, value: Any, path: str) -> str:
         text = self.string(value, path)
         if not is_zone_name(text):
-            raise self.fail("bad_zone", f'{path} must be a zone such as "c4", not "{text[:40]}".')
+            raise self.fail("bad_zone", f'{path} must be a zone such as "c4", not "{quote(text)}".')
         return text
 
     def battalion(self, value: Any, path: str) -> str:
         text = self.string(value, path)
         if not BATTALION_ID.match(text):
             raise self.fail("bad_battalion_id",
-                            f'{path} "{text[:40]}" is not a battalion id (1..16 of A-Z, a-z, 0-9, _, -).')
+                            f'{path} "{quote(text)}" is not a battalion id (1..16 of A-Z, a-z, 0-9, _, -).')
         return text
 
     def facing_map(self, value: Any, path: str) -> tuple[tuple[str, str], ...]:
@@ -356,7 +356,7 @@ def _read_rules(reader: _Reader, value: Any) -> Rules:
         text = reader.string(name, "rules.variants entry")
         if text not in VARIANTS:
             raise reader.fail("unknown_variant",
-                              f'"{text[:40]}" is not a WARLINE Organized Play variant '
+                              f'"{quote(text)}" is not a WARLINE Organized Play variant '
                               f"({', '.join(VARIANTS)}).")
         if text in names:
             raise reader.fail("bad_value", f'rules.variants lists "{text}" twice.')
@@ -495,7 +495,7 @@ def _read_action(reader: _Reader, value: Any) -> Action:
                 fields.append((name, reader.boolean(entry[name], name) if kind == "boolean"
                                else reader.facing_map(entry[name], name)))
         return BattleArt(act, tuple(fields))
-    raise reader.fail("bad_value", f'"{act[:40]}" is not a maneuver action.')
+    raise reader.fail("bad_value", f'"{quote(act)}" is not a maneuver action.')
 
 
 def _read_order(reader: _Reader, value: Any, turn_number: int, order_number: int) -> Order:
@@ -538,7 +538,7 @@ def _read_order(reader: _Reader, value: Any, turn_number: int, order_number: int
             raise reader.fail("missing_key", "A Stall that sets a facing must name the battalion it turns.")
         return Stall(reader.battalion(entry["battalion"], "battalion") if "battalion" in entry else None,
                      reader.facing(entry["facing"], "facing") if "facing" in entry else None)
-    raise reader.fail("bad_value", f'"{kind[:40]}" is not a Tactical Order '
+    raise reader.fail("bad_value", f'"{quote(kind)}" is not a Tactical Order '
                                    "(maneuver, extricate, sacrifice, lighten, stall).")
 
 
@@ -632,16 +632,19 @@ def parse_document(document: Any, shape_checked: bool = False) -> tuple[Replay, 
     return replay, deferred
 
 
-def load_replay(source: str | bytes | bytearray | dict) -> Replay:
+def load_replay(source: Any) -> Replay:
     """Read a replay (JSON text, UTF-8 bytes or an already decoded dict) strictly.
+
+    `source` is typed `Any` on purpose: any other value is a `ReplayError` too, never a `TypeError`
+    (the mypyc-compiled engine would check a narrower annotation before the first line runs).
 
     Raises `ReplayError` for anything that is not a well-formed version-1 replay. Game legality
     (moves, formation rows, ...) is `adjudicate`'s job, not this function's.
     """
-    if isinstance(source, dict):
-        replay, deferred = parse_document(source)
-    else:
+    if isinstance(source, str | bytes | bytearray):
         replay, deferred = parse_document(decode(source), shape_checked=True)
+    else:  # a dict, or any other value, which the reader refuses as `adjudicate` does (`wrong_type`)
+        replay, deferred = parse_document(source)
     if deferred is not None:
         raise deferred
     return replay

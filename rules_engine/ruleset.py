@@ -174,3 +174,13 @@ class CoreRuleset:
     def facing_arts(self, state: BattleState, battalion: int) -> frozenset[str]:
         """The battle arts of this battalion whose legality or effect depends on its facing."""
         return frozenset()
+
+    def rampart_arts(self, state: BattleState, battalion: int) -> frozenset[str]:
+        """R103: the battle arts of this battalion whose only effect on the battlefield is one rampart on their
+        `zone` (and one fewer left to build), wherever the battalion uses them from."""
+        return frozenset()
+
+    def rampart_blind(self, state: BattleState, battalion: int) -> bool:
+        """R103: whether this battalion's battle arts and moves can use no rampart but by destroying it (no
+        aggressive art whatever the ramparts, no Snowblind): true without arts."""
+        return True

@@ -174,7 +174,37 @@ class ManeuverRun:
         return self.faces_only
 
 
+def _takes_the_benefit(order: Order) -> bool:
+    """R2, R113: whether `order` is a Maneuver that can take a completed sacrifice's 8 MA. A Maneuver
+    of `face` actions alone is a Stall (R5) for R2 as well: the 8 MA lapse, no beneficiary is needed,
+    and its errors are found at its own face actions, never at the beneficiary."""
+    return isinstance(order, Maneuver) and not (order.actions and all(a.act == "face" for a in order.actions))
+
+
 _TURN_PRIVATE = ("_sacrifice_completed", "_beneficiary", "_stalled_this_turn", "_selected")
+
+
+class SearchBudgetExceeded(Exception):
+    """The searches of the victory checks spent their `SearchWork` (R99). Not a `ReplayError`: no search
+    may take it for a refused step; `rules_engine.verdict` turns it into the verdict error at the turn."""
+
+
+class SearchWork:
+    """R99: the search steps the victory checks of one adjudication may still spend, counted the same on
+    every machine (never a clock): a position a Maneuver search expands is one step, an order or a battle
+    art a search tries on a copy of the battlefield is `copy_steps` (its cost in positions, a copy being
+    a walk over the battlefield's zones). Shared by a battle and every copy of it, like `memo`."""
+
+    __slots__ = ("spent", "limit")
+
+    def __init__(self, limit: int):
+        self.spent = 0
+        self.limit = limit
+
+    def spend(self, steps: int) -> None:
+        self.spent += steps
+        if self.spent > self.limit:
+            raise SearchBudgetExceeded(self.spent)
 
 
 class BattleState:
@@ -186,11 +216,14 @@ class BattleState:
                  "forced_surrender", "calm_turns", "deployed", "phase", "turn_in_progress",
                  "_sacrifice_completed", "_beneficiary", "aggressive_this_turn", "_stalled_this_turn",
                  "terrain", "control", "rampart_pool", "overgrown", "_selected", "battalions_of", "routed_stun",
-                 "memo")
+                 "memo", "work")
 
-    def __init__(self, rules: Rules, generals: tuple, armies: tuple, ruleset: CoreRuleset):
+    def __init__(self, rules: Rules, generals: tuple, armies: tuple, ruleset: CoreRuleset, *,
+                 _blank_for_copy: bool = False):
         """A battle before its formation under `ruleset` (the Core Rules with the elected variants:
         `rules_engine.variants.ruleset_for(rules)`, or `new_battle`, which chooses it)."""
+        if _blank_for_copy:
+            return  # `copy` fills every slot (compiled by mypyc, __new__ would run __init__ anyway)
         self.rules = rules
         self.ruleset = ruleset
         self.board: Board = board_for(rules.width, rules.height)
@@ -241,6 +274,8 @@ class BattleState:
         self.routed_stun = NOBODY  # the Stun a rout or Surge placed this turn (R107)
         # Answers of the dearest searches by `position_key`, for this battle and every copy of it.
         self.memo: dict[tuple, object] = {}
+        # R99: the search steps the victory checks may spend (shared by every copy); None: no limit.
+        self.work: SearchWork | None = None
         self.ruleset.check_armies(generals, armies)
         self.ruleset.setup(self)
 
@@ -248,7 +283,7 @@ class BattleState:
         """An independent copy: the per-turn lists are copied, the fixed parts (board, ruleset, ids,
         owners, kingdoms, control) shared. Spelled out field by field because the Paralyze and Blunt
         searches copy the battle thousands of times a replay."""
-        other = BattleState.__new__(BattleState)
+        other = BattleState(self.rules, self.generals, (), self.ruleset, _blank_for_copy=True)
         other.rules = self.rules
         other.board = self.board
         other.ruleset = self.ruleset
@@ -260,6 +295,7 @@ class BattleState:
         other.battalions_of = self.battalions_of
         other.control = self.control
         other.memo = self.memo
+        other.work = self.work
         other.vigor = self.vigor
         other.vigor_lost = self.vigor_lost
         other.stun = self.stun
@@ -403,9 +439,9 @@ class BattleState:
         if below:
             self.ramparts[zone] = below[-1]
             if len(below) > 1:
-                self.overgrown[zone] = below[:-1]
+                self.overgrown[zone] = below[:-1]  # type: ignore[index]  # `below` came from it
             else:
-                del self.overgrown[zone]
+                del self.overgrown[zone]  # type: ignore[union-attr]
         else:
             self.ramparts[zone] = None
 
@@ -489,8 +525,8 @@ class BattleState:
             raise ReplayError("not_deployment_row", f"{entry.zone} is not in {entry.by}'s deployment rows.", HEADER)
         elif not self.ruleset.can_deploy(self, player, zone):
             raise ReplayError("terrain_forbids_deploy", f"{entry.battalion} cannot be deployed on {entry.zone}: "
-                                                        f"{self.terrain[zone]} "
-                                                        f"{'is never deployed on' if self.terrain[zone] in ('chasm', 'cliffside') else 'is deployed on only by the general who controls it'}.",
+                                                        f"{self.terrain[zone]} "  # type: ignore[index]
+                                                        f"{'is never deployed on' if self.terrain[zone] in ('chasm', 'cliffside') else 'is deployed on only by the general who controls it'}.",  # type: ignore[index,operator]
                               HEADER)
         self.stacks[zone] = stack + (battalion,)
         self.zone[battalion] = zone
@@ -512,7 +548,7 @@ class BattleState:
     def play_turn(self, turn: Turn, number: int | None = None) -> None:
         """Play one whole turn: steps 1-4, its order(s), the turn end."""
         self.start_turn(turn.by, turn.torment, turn.counter_facings, turn.sacrifice_beneficiary, number)
-        expected = self.ruleset.orders_in_turn(self.turn_in_progress)
+        expected = self.ruleset.orders_in_turn(self.turn_in_progress)  # type: ignore[arg-type]  # started
         orders = turn.orders[:expected]
         if len(orders) < expected:
             raise ReplayError("wrong_order_count", f"Turn {self.turn_in_progress} must have exactly {expected} "
@@ -535,7 +571,7 @@ class BattleState:
         location = Location(number)
         if self.phase == PHASE_OVER:
             raise ReplayError("battle_over", f"The battle ended after turn {self.turns_played} with "
-                                             f"{PLAYERS[self.forced_surrender]}'s Forced Surrender (two consecutive "
+                                             f"{PLAYERS[self.forced_surrender]}'s Forced Surrender (two consecutive "  # type: ignore[index]
                                              f"Stalls, R5); turn {number} cannot follow.", location)
         if self.phase != PHASE_BATTLE:
             raise ReplayError("formation_incomplete", "The battle cannot start before the formation is complete.",
@@ -656,8 +692,7 @@ class BattleState:
         """Step 5: apply one Tactical Order. Returns whether it counts as a Stall (R5)."""
         location = Location(self.turn_in_progress, order_number)
         player = self.to_move
-        if self._sacrifice_completed and not self.ruleset.beneficiary_per_turn and (
-                isinstance(order, Maneuver) or self._beneficiary != NOBODY):
+        if self._sacrifice_completed and not self.ruleset.beneficiary_per_turn and _takes_the_benefit(order):
             self._check_beneficiary(order)
         if order_number > 1:
             self._check_new_battalion(order, location)
@@ -714,7 +749,7 @@ class BattleState:
     def _check_turn_beneficiary(self, orders: tuple[Order, ...]) -> None:
         """R51: with two orders, the 8 MA go to the named beneficiary when it is one of the turn's
         maneuvering battalions; it must be named, and be one of them, when the turn maneuvers."""
-        maneuvering = [order.battalion for order in orders if isinstance(order, Maneuver)]
+        maneuvering = [order.battalion for order in orders if _takes_the_benefit(order)]
         if not maneuvering:
             return
         by = PLAYERS[self.to_move]
@@ -726,7 +761,7 @@ class BattleState:
         if self.ids[self._beneficiary] not in maneuvering:
             raise ReplayError("bad_sacrifice_beneficiary", f"The sacrifice beneficiary "
                                                            f"{self.ids[self._beneficiary]} does not maneuver this "
-                                                           f"turn ({', '.join(maneuvering)} do); the 8 MA go to a "
+                                                           f"turn ({', '.join(maneuvering)} do); the 8 MA go to a "  # type: ignore[arg-type]
                                                            "maneuvering battalion (R2, R51).", location)
 
     def _check_beneficiary(self, order: Order) -> None:
@@ -770,7 +805,7 @@ class BattleState:
         if not self.ruleset.can_extricate_to(self, player, zone):
             raise ReplayError("terrain_forbids_extricate", f"{order.battalion} cannot be extricated onto "
                                                            f"{order.zone}: no battalion is placed on "
-                                                           f"{self.terrain[zone]}.", location)
+                                                           f"{self.terrain[zone]}.", location)  # type: ignore[index]
         if self.stacks[zone] or self.ramparts[zone] is not None:
             raise ReplayError("zone_occupied", f"{order.zone} is occupied; an extricated battalion needs an empty "
                                                "zone.", location)
@@ -818,7 +853,7 @@ class BattleState:
         """Close the turn: consecutive Stalls (R5), calm turns (R15), the next general."""
         player = self.to_move
         is_stall = self._stalled_this_turn
-        self.turns_played = self.turn_in_progress
+        self.turns_played = self.turn_in_progress  # type: ignore[assignment]  # a turn is in progress
         self.turn_in_progress = None
         self.calm_turns = 0 if self.aggressive_this_turn else self.calm_turns + 1
         self._sacrifice_completed = False
@@ -876,11 +911,16 @@ class BattleState:
         best[start * 4 + facing] = ma + 1
         buckets: list[list[tuple[int, int]]] = [[] for _ in range(ma + 1)]
         buckets[ma].append((start, facing))
+        work = self.work  # R99: each position taken from a bucket is a search step
         for left in range(ma, -1, -1):
             spent = ma - left
             if pause_each_ma and spent:
                 yield ("spent", spent - 1)
-            for zone, facing in buckets[left]:  # a 0 MA step appends to the list being walked
+            bucket = buckets[left]
+            counted = len(bucket)
+            if work is not None and counted:
+                work.spend(counted)
+            for zone, facing in bucket:  # a 0 MA step appends to the list being walked
                 if best[zone * 4 + facing] != left + 1:
                     continue  # reached again later with more MA left
                 stacked = bool(seen[zone])
@@ -921,12 +961,14 @@ class BattleState:
                         elif (not there and can_build and left >= build_cost and can_destroy
                               and (unbuildable is None or ahead not in unbuildable)):
                             yield ("destroy", ahead, spent + build_cost
-                                   + ruleset.destroy_cost(kingdom, build_kingdom), "built")
+                                   + ruleset.destroy_cost(kingdom, build_kingdom), "built")  # type: ignore[arg-type]
                 if builds and can_build and left >= build_cost:
                     for near in adjacent[zone]:
                         if not seen[near] and ramparts[near] is None and (unbuildable is None
                                                                           or near not in unbuildable):
                             yield ("build", near, spent + build_cost, None)
+            if work is not None and len(bucket) > counted:  # the positions 0 MA steps added to this bucket
+                work.spend(len(bucket) - counted)
 
     def _rout_has_destination(self, target_zone: int, routing_from: int, seen: list, plain: bool) -> bool:
         """Whether the battalion on `target_zone` could be routed from `routing_from` somewhere: off

@@ -10,7 +10,7 @@ from .conditions import Condition, opp_for
 from .errors import Location, ReplayError
 from .model import PLAYERS, Replay
 from .replay import decode, parse_document
-from .state import BattleState
+from .state import BattleState, SearchBudgetExceeded, SearchWork
 from .variants import battle_from_replay
 from .victory import RESOLVE_TURNS, aggressive_action, best_condition, condition_holds
 
@@ -41,7 +41,7 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         if not self.valid:
-            return {"valid": False, "error": self.error.to_dict()}
+            return {"valid": False, "error": self.error.to_dict()}  # type: ignore[union-attr]  # invalid: set
         return {
             "valid": True,
             "outcome": str(self.outcome),
@@ -112,7 +112,7 @@ def _decide(state: BattleState, replay: Replay) -> dict:
         return decided
     if result.type == "claim":
         declarer = PLAYERS.index(result.by)
-        claimed = Condition(result.condition)
+        claimed = Condition(result.condition)  # type: ignore[arg-type]  # a claim names its condition
         check = condition_holds(state, declarer, claimed)
         if not check:  # R34: judged as declared
             decided["claim"] = {"by": result.by, "condition": result.condition, "accepted": False,
@@ -177,17 +177,38 @@ def _formed(source: Any) -> tuple[Replay, ReplayError | None, BattleState]:
     return replay, unreadable, state
 
 
+# R99: the search steps (`SearchWork`) the victory checks of one adjudication may spend, at all its turn
+# ends together: under two seconds of the pure-Python engine on the dearest searches known (bench/engine.py's
+# worst case), and over forty times what the pinned generated battle that searches the most spends
+# (docs/performance.md).
+SEARCH_STEP_LIMIT = 600_000
+
+
+def _out_of_search_steps(turn: int) -> ReplayError:
+    return ReplayError("search_budget_exceeded", f"The victory checks at the end of turn {turn} need more than "
+                                                 f"{SEARCH_STEP_LIMIT:,} search steps, the most the engine spends on "
+                                                 "one replay (R99); this replay cannot be adjudicated.",
+                       Location(turn))
+
+
 def _adjudicate(source: Any) -> Verdict:
     replay, unreadable, state = _formed(source)
+    state.work = SearchWork(SEARCH_STEP_LIMIT)
     missed: list[dict] = []
     last = len(replay.turns)
     for number, turn in enumerate(replay.turns, 1):
-        state.play_turn(turn, number)
-        if number < last:
-            missed.extend(missed_at(state, number))
+        try:
+            state.play_turn(turn, number)
+            if number < last:
+                missed.extend(missed_at(state, number))
+        except SearchBudgetExceeded:
+            raise _out_of_search_steps(number) from None
     if unreadable is not None:
         raise unreadable  # R45: the replay was legal up to the first step that cannot be read
-    decided = _decide(state, replay)
+    try:
+        decided = _decide(state, replay)
+    except SearchBudgetExceeded:
+        raise _out_of_search_steps(state.turns_played) from None
     outcome = decided["outcome"]
     condition = decided["condition"]
     return Verdict(
@@ -199,8 +220,9 @@ def _adjudicate(source: Any) -> Verdict:
     )
 
 
-def adjudicate(source: Replay | str | bytes | dict) -> Verdict:
+def adjudicate(source: Any) -> Verdict:
     """Replay a battle (a `Replay`, JSON text or bytes, or a decoded dict) and decide it.
+    (`Any`, not that union: anything else gets an invalid verdict, in the compiled engine too.)
 
     Never raises for any input: an unreadable or illegal log is an invalid verdict pointing at
     the first bad step.
@@ -209,9 +231,10 @@ def adjudicate(source: Replay | str | bytes | dict) -> Verdict:
         return _adjudicate(source)
     except ReplayError as error:
         return Verdict(valid=False, error=error)
-    except Exception as error:  # noqa: BLE001 - last resort, see README "internal_error"
+    except Exception as fault:  # noqa: BLE001 - last resort, see README "internal_error"
+        # (a name of its own: mypyc gives `error` above the type ReplayError)
         return Verdict(valid=False, error=ReplayError(
-            "internal_error", f"The engine failed on this replay ({type(error).__name__}); please report it.",
+            "internal_error", f"The engine failed on this replay ({type(fault).__name__}); please report it.",
             Location(None)))
 
 
@@ -223,7 +246,7 @@ class Snapshot:
     state: BattleState
 
 
-def replay_states(source: Replay | str | bytes | dict) -> Iterator[Snapshot]:
+def replay_states(source: Any) -> Iterator[Snapshot]:  # Replay, text, bytes or dict (see `adjudicate`)
     """Yield the battle after the formation and after each turn, for a viewer.
 
     Raises `ReplayError` at the first bad step, after yielding every snapshot before it."""

@@ -48,7 +48,9 @@ def _counter_attack_due(state: BattleState, player: int) -> tuple[int, int] | No
     if not due:
         return None
     zone = min(due)
-    return zone, state.highest_own(zone, player)
+    position = state.highest_own(zone, player)
+    assert position is not None  # R26: one of the general's own is beneath (mypyc trusts the tuple's type)
+    return zone, position
 
 
 def _extrication_zone(state: BattleState, player: int) -> int | None:
@@ -134,9 +136,9 @@ def aggressive_action(state: BattleState, player: int) -> str | None:
         stack = state.stacks[zone]
         return f"{ids[stack[position]]} will counter attack {ids[stack[-1]]} at {names[zone]}"
     state = after_sacrifice_fire(state, player)  # R55: the fire burns before any order
-    zone = _extrication_zone(state, player)
-    if zone is not None:
-        return f"{ids[state.prisons[1 - player][0]]} can be extricated to {names[zone]}"
+    onto = _extrication_zone(state, player)  # (not `zone`: an int above, never None, for mypyc)
+    if onto is not None:
+        return f"{ids[state.prisons[1 - player][0]]} can be extricated to {names[onto]}"
     found = _single_order_aggressive(state, player)
     if found is not None:
         return found
@@ -178,7 +180,7 @@ def two_order_aggressive(state: BattleState, player: int) -> str | None:
     memo = state.memo
     key = ("two_order_aggressive", player, state.position_key())
     try:
-        return memo[key]
+        return memo[key]  # type: ignore[return-value]  # this key's values are this function's answers
     except KeyError:
         pass
     found = _two_order_aggressive(state, player)
@@ -207,11 +209,19 @@ def _two_order_aggressive(state: BattleState, player: int) -> str | None:
                                   if event[0] == "position"]
         return reaches[first, ma]
 
+    # Whether the second order alone finds an aggressive action with the first lifted off, for the battle
+    # arts' search below; it searches on the battlefield as `player`'s turn finds it, the same one as here
+    # unless a Stun token only this view still counts (`_maneuverable`).
+    alone: dict[tuple[int, bool], bool] = {}
+    same_view = state.to_move == player or state.stun == NOBODY
+    areas = _search_areas(state, player)
     for first, own_ma in firsts:
         # R51: a completed sacrifice's 8 MA go to one of the two maneuvering battalions.
         for first_ma, second_gets_eight in (((own_ma, True), (max(own_ma, ruleset.sacrifice_ma), False))
                                             if marked else ((own_ma, False),)):
-            if _single_order_aggressive(state, player, first, second_gets_eight) is not None:
+            helps = alone[first, second_gets_eight] = _lifted_finds(
+                state, player, first, second_gets_eight, areas, state, {state.zone[first]})
+            if helps:
                 found = _after_first_move(state, player, first, places(first, first_ma), second_gets_eight)
                 if found is not None:
                     return found
@@ -222,7 +232,8 @@ def _two_order_aggressive(state: BattleState, player: int) -> str | None:
         for first, own_ma in firsts:
             for first_ma, second_gets_eight in (((own_ma, True), (max(own_ma, ruleset.sacrifice_ma), False))
                                                 if marked else ((own_ma, False),)):
-                found = _after_first_art(state, player, first, places(first, first_ma), second_gets_eight)
+                found = _after_first_art(state, player, first, places(first, first_ma), second_gets_eight,
+                                         alone[first, second_gets_eight] if same_view else None, areas)
                 if found is not None:
                     return found
     return None
@@ -234,26 +245,38 @@ def _rampart_total(state: BattleState) -> int:
 
 
 def _after_first_art(state: BattleState, player: int, first: int, positions: list[tuple],
-                     second_gets_eight: bool) -> str | None:
+                     second_gets_eight: bool, alone: bool | None = None,
+                     areas: dict[int, tuple[int, frozenset[int]]] | None = None) -> str | None:
     """R103, R84: a first Maneuver that goes to a place it reaches (off any stack, R100) and there uses a
     battle art that takes no aggressive action (its kingdom's `opening_arts`: Undertow pulling an enemy
     closer, Burn, a terrain transformation, Alight, Descend or Chasm Forge taking it elsewhere, Flourish
     or Overgrow raising a rampart, ...), after which a second battalion acts aggressively. Each art is
-    played by its own handler on a copy; a battlefield already searched is not searched again."""
+    played by its own handler on a copy; a battlefield already searched is not searched again. An art that
+    only raises a rampart (`rampart_arts`) is played only where `_rampart_openings` says a rampart can
+    open something, and once per zone whatever the place it is used from. `alone`: whether the second order
+    alone, the first lifted off, finds an aggressive action on the battlefield this turn finds (None: not
+    known yet); `areas` as `_lifted_finds` takes them."""
     ruleset = state.ruleset
-    names, ids = state.board.names, state.ids
+    board = state.board
+    names, ids = board.names, state.ids
     start = state.zone[first]
     ramparts = _rampart_total(state)
     searched: set[tuple] = set()
     helped: set[tuple] = set()  # battlefields where the second acts aggressively with the first lifted off
     visited: set[int] = set()
     revisit = bool(ruleset.facing_arts(state, first))
+    rampart_arts = ruleset.rampart_arts(state, first)
+    openings: frozenset[int] | None = None
+    openings_known = False
+    blank: set[tuple[str, int]] = set()  # rampart arts whose rampart opened nothing, the first lifted off
+    copy_steps = _copy_steps(state)
     for event in positions:
         if event[3] < 1 or event[4]:
             continue
         _, here, facing, left, _stacked = event
         if here in visited and not revisit:
             continue
+        _spend(state, 2 * copy_steps)  # `base` and `view`
         base = _moved(state, first, here) if here != start else state.copy()
         base.facing[first] = facing
         base.to_move = player
@@ -264,13 +287,26 @@ def _after_first_art(state: BattleState, player: int, first: int, positions: lis
         visited.add(here)
         if not arts:
             continue
+        _spend(state, len(arts))  # making and screening them, each about one position of a search
         view = base.copy()
         for art in arts:
+            raised = None
+            if art.act in rampart_arts:
+                if not openings_known:
+                    openings = _rampart_openings(base, player, first, second_gets_eight, alone)
+                    openings_known = True
+                if openings is not None:
+                    # The second's searches, the first lifted off, then see only the rampart, wherever the first
+                    # stands: one that opens nothing here opens nothing from any other place either.
+                    raised = (art.act, board.index.get(art.field("zone"), -1))
+                    if raised[1] not in openings or raised in blank:
+                        continue
             run = ManeuverRun(view, first, left, 1)
             try:
                 run.apply(art)  # a refused art changes nothing (BattleState's contract): `view` serves the next
             except ReplayError:
                 continue
+            _spend(state, copy_steps)
             tried, view = view, base.copy()
             if tried.aggressive_this_turn or run.attacked or run.routed or _rampart_total(tried) < ramparts:
                 continue  # an aggressive action itself: the single-order searches find it
@@ -285,7 +321,10 @@ def _after_first_art(state: BattleState, player: int, first: int, positions: lis
                    tuple(tried.arms))
             if key not in searched:
                 searched.add(key)
-                if _single_order_aggressive(tried, player, first, second_gets_eight) is None:
+                if not _lifted_finds(tried, player, first, second_gets_eight, areas, state,
+                                     _changed_zones(state, tried, first)):
+                    if raised is not None:
+                        blank.add(raised)
                     continue
                 helped.add(key)
             if key not in helped:
@@ -294,6 +333,116 @@ def _after_first_art(state: BattleState, player: int, first: int, positions: lis
             if then is not None:
                 return f"{ids[first]} can use {art.act.capitalize()} from {names[here]}, then {then}"
     return None
+
+
+def _search_areas(state: BattleState, player: int) -> dict[int, tuple[int, frozenset[int]]]:
+    """R103: for each battalion `player` could maneuver (with the most MA it could have) whose Maneuver search
+    finds no aggressive action and whose battle arts find none whatever the battlefield (`rampart_blind`):
+    its MA and the zones its search reads, those it reaches and two around them (the zone ahead, where it
+    would attack, build or destroy, and the zones a rout would push to). A first order that changes none of
+    them leaves that search as it was: nothing found (`_lifted_finds`)."""
+    ruleset = state.ruleset
+    hidden, candidates = _maneuverable(state, player)
+    adjacent = state.board.adjacent
+    areas: dict[int, tuple[int, frozenset[int]]] = {}
+    for battalion, ma in candidates:
+        if ruleset.has_arts and not ruleset.rampart_blind(state, battalion):
+            continue
+        reached: set[int] = set()
+        for event in state.explore(battalion, ma, hidden, builds=False):
+            if event[0] != "position":
+                break
+            reached.add(event[1])
+        else:
+            for _ in range(2):
+                reached.update([near for zone in reached for near in adjacent[zone]])
+            areas[battalion] = (ma, frozenset(reached))
+    return areas
+
+
+def _lifted_finds(view: BattleState, player: int, first: int, second_gets_eight: bool,
+                  areas: dict[int, tuple[int, frozenset[int]]] | None, state: BattleState, changed: set[int] | None) -> bool:
+    """Whether the second order, the first lifted off, finds an aggressive action on `view` (the turn's
+    battlefield `state` after the first order, `changed`: the zones where they differ, None: unknown):
+    `_single_order_aggressive`, without searching again a battalion whose `areas` entry shows its search
+    reads none of those zones (the battalion itself unchanged, its MA no more than there)."""
+    if areas is None or changed is None:
+        return _single_order_aggressive(view, player, first, second_gets_eight) is not None
+    hidden, seconds = _maneuverable(view, player, first, second_gets_eight)
+    ruleset = view.ruleset
+    for second, ma in seconds:
+        area = areas.get(second)
+        if area is not None and ma <= area[0] and area[1].isdisjoint(changed) and view.zone[second] == \
+                state.zone[second] and view.facing[second] == state.facing[second] and \
+                view.arms[second] == state.arms[second]:
+            continue
+        if _first_aggressive(view, second, ma, hidden) is not None:
+            return True
+        if ruleset.has_arts and ruleset.art_aggressive(view, second, ma, hidden) is not None:
+            return True
+    return False
+
+
+def _changed_zones(state: BattleState, view: BattleState, first: int) -> set[int] | None:
+    """The zones where `view` (after the first order) differs from `state` for a Maneuver search with the
+    first lifted off: its zone before and after, and every zone whose stack, rampart or terrain changed;
+    None when it differs otherwise too (ramparts left to build)."""
+    if view.ramparts_left != state.ramparts_left or view.rampart_pool != state.rampart_pool:
+        return None
+    _spend(state, _copy_steps(state))
+    changed = {state.zone[first], view.zone[first]}
+    for old, new in ((state.stacks, view.stacks), (state.ramparts, view.ramparts), (state.terrain, view.terrain)):
+        if old is not None and new is not None and old != new:
+            changed.update(zone for zone, (before, after) in enumerate(zip(old, new, strict=True)) if before != after)
+    return changed
+
+
+def _rampart_openings(base: BattleState, player: int, first: int, second_gets_eight: bool,
+                      alone: bool | None = None) -> frozenset[int] | None:
+    """R103: the zones where one more rampart, raised by the first Maneuver's battle art (Flourish, Overgrow:
+    `rampart_arts`) and nothing else, could let a second battalion act aggressively, the first lifted off
+    (`base`: the turn's battlefield with the first anywhere). A rampart only blocks moves, routs and builds,
+    except where a battalion that can destroy it faces it from a place it reaches off any stack with the MA
+    to destroy it; so, when the second order alone finds nothing, these are the only zones worth a search.
+    None (try every zone) when that is not all a rampart could change: the second order alone already finds
+    something (the first stands in its way), or a second battalion's battle arts or Snowblind could use a
+    rampart elsewhere (`rampart_blind`). `alone`: whether that second order alone finds something, when known."""
+    ruleset = base.ruleset
+    kingdom = ruleset.rampart_kingdom(base, first)
+    if kingdom is None:
+        return None
+    if alone is None:
+        alone = _single_order_aggressive(base, player, first, second_gets_eight) is not None
+    if alone:
+        return None
+    hidden, seconds = _maneuverable(base, player, first, second_gets_eight)
+    neighbours = base.board.neighbours
+    zones: set[int] = set()
+    for second, ma in seconds:
+        if not ruleset.rampart_blind(base, second):
+            return None
+        if not ruleset.can_destroy(base.arms[second]):
+            continue
+        cost = ruleset.destroy_cost(base.kingdom[second], kingdom)
+        for event in base.explore(second, ma, hidden, builds=False):
+            if event[0] == "position" and not event[4] and event[3] >= cost:
+                ahead = neighbours[event[1]][event[2]]
+                if ahead >= 0:
+                    zones.add(ahead)
+    return frozenset(zones)
+
+
+def _copy_steps(state: BattleState) -> int:
+    """R99: what a copy of the battlefield counts, in search steps (a position of a search costs about what
+    copying 256 zones does)."""
+    return 1 + state.board.size // 256
+
+
+def _spend(state: BattleState, steps: int) -> None:
+    """R99: count `steps` against the adjudication's search budget (`BattleState.work`), if it has one."""
+    work = state.work
+    if work is not None and steps:
+        work.spend(steps)
 
 
 def _moved(state: BattleState, battalion: int, zone: int) -> BattleState:
@@ -314,6 +463,7 @@ def _after_first_move(state: BattleState, player: int, first: int, positions: li
             continue
         zone = event[1]
         tried.add(zone)
+        _spend(state, _copy_steps(state))
         then = _single_order_aggressive(_moved(state, first, zone), player, sacrifice_ma=second_gets_eight,
                                         exclude=first)
         if then is not None:
@@ -359,7 +509,7 @@ def _after_first_build(state: BattleState, player: int, first: int, positions: l
 
         def opens(zone: int) -> bool:
             return any(not stacks[near] and ramparts[near] is None and not any(
-                ramparts[z] is not None and ramparts[z][0] == player for z in adjacent[near])
+                ramparts[z] is not None and ramparts[z][0] == player for z in adjacent[near])  # type: ignore[index]
                 for near in adjacent[zone])
 
         near_reach = _snowblind_reach(state, frost, lifted_hidden)
@@ -368,6 +518,7 @@ def _after_first_build(state: BattleState, player: int, first: int, positions: l
                 continue
             if near_reach is not None and zone not in near_reach and near_reach.isdisjoint(adjacent[zone]):
                 continue  # no Frost battalion comes next to it: it changes no search (`_snowblind_reach`)
+            _spend(state, _copy_steps(state))
             view = state.copy()
             view.ramparts[zone] = (player, kingdom)
             if any(_first_aggressive(view, second, second_ma, lifted_hidden) is not None for second, second_ma in frost):
@@ -378,6 +529,7 @@ def _after_first_build(state: BattleState, player: int, first: int, positions: l
         for zone in wanted:
             if zone not in reach[here]:
                 continue
+            _spend(state, _copy_steps(state))
             view = _moved(state, first, here) if here != state.zone[first] else state.copy()
             view.ramparts[zone] = (player, kingdom)
             then = _single_order_aggressive(view, player, sacrifice_ma=second_gets_eight, exclude=first)
@@ -515,8 +667,9 @@ def turn_start_view(state: BattleState, player: int) -> BattleState:
 
 def _uncovered_arms(state: BattleState, battalion: int) -> int | None:
     """R102: the most Arms `battalion` can have once the battalions above it are gone, each one above
-    handing Arms down by Lighten (its transfer) before its Sacrifice; None when it can never be uncovered
-    (an enemy battalion above it, or a zone where no Sacrifice is ordered)."""
+    handing Arms down by Lighten (its transfer) before its Sacrifice (R83 as amended by R115); None when it
+    can never be uncovered (a zone where no Sacrifice is ordered). One with an enemy battalion above it is
+    judged by `_freed_from_enemy` (R115)."""
     where = state.zone[battalion]
     stack = state.stacks[where]
     position = stack.index(battalion)
@@ -533,18 +686,62 @@ def _uncovered_arms(state: BattleState, battalion: int) -> int | None:
     return most
 
 
+def _freed_from_enemy(state: BattleState, battalion: int) -> tuple[BattleState, int, bool] | None:
+    """R115: `battalion` has an enemy battalion somewhere above it. Its general's own battalions above
+    it go, the top-most first (each handing its Arms down by Lighten to an own battalion directly
+    beneath, then sacrificed); an enemy battalion then on top is counter attacked at the general's next
+    step 1 by its top-most battalion of the stack (R26), the rest of the battlefield frozen (R12). Returns
+    (the battle once `battalion` is top-most, `battalion`, whether a sacrifice completed in that very
+    turn) for `can_leave_zone`; None when it never gets there (an own battalion above that cannot be
+    sacrificed where it stands, R55, or `battalion` slaughtered on the way)."""
+    player = state.owner[battalion]
+    ruleset = state.ruleset
+    work = state.copy()
+    where = work.zone[battalion]
+    sacrificed = False
+    # Each round takes one battalion off the stack or moves the counter attacker to the top: the stack's
+    # height bounds the rounds.
+    for _ in range(2 * len(work.stacks[where]) + 1):
+        if work.zone[battalion] < 0:
+            return None
+        stack = work.stacks[where]
+        top = stack[-1]
+        if top == battalion:
+            return work, battalion, sacrificed
+        if work.owner[top] == player:
+            if not ruleset.can_sacrifice_on(work, top):
+                return None
+            beneath = stack[-2]
+            if work.owner[beneath] == player and work.ramparts[where] is None:  # a Lighten's transfer first
+                handed = min(work.arms[top] - 1, 6 - work.arms[beneath])
+                work.arms[top] -= handed
+                work.arms[beneath] += handed
+            work.sacrifice[player] = top
+            if not work.complete_sacrifice(player):
+                return None
+            sacrificed = True
+        else:
+            work.counter_attack(player)  # its top-most battalion here is beneath enemies only: it is due
+            sacrificed = False
+    return None
+
+
 def can_leave_zone(state: BattleState, battalion: int, sacrifice_completed: bool = False) -> bool:
-    """R12, R32 (in part), R102: whether a battalion could ever Move out of its zone, the rest of the
+    """R12, R32 (in part), R102, R115: whether a battalion could ever Move out of its zone, the rest of the
     battlefield frozen, as its general's coming turn finds it (`turn_start_view`). A battalion beneath
     others counts once its own battalions above are sacrificed, with the Arms handed down to it by their
     Lightens; it may take any facing unless it stands on an enemy battalion (R5, R101); Arms lowered by
     Lighten give MA; a Sacrifice gives 8 MA when another own battalion is on the battlefield (the last
-    one above it, when it was covered); only a battalion with none beneath can destroy a rampart."""
+    one above it, when it was covered); only a battalion with none beneath can destroy a rampart. One with
+    an enemy battalion above it is judged once it is top-most again (`_freed_from_enemy`, R115)."""
     ruleset = state.ruleset
     where = state.zone[battalion]
     stack = state.stacks[where]
     player = state.owner[battalion]
     covered = stack[-1] != battalion
+    if covered and any(state.owner[above] != player for above in stack[stack.index(battalion) + 1:]):
+        freed = _freed_from_enemy(state, battalion)  # R115
+        return freed is not None and can_leave_zone(*freed)
     arms = _uncovered_arms(state, battalion) if covered else state.arms[battalion]
     if arms is None:
         return False
@@ -592,6 +789,7 @@ def _first_leaver(state: BattleState, player: int) -> int | None:
     zones = view.zone
     second_stall = state.stalled[player] and not state.is_over
     for battalion in view.battalions_of[player]:
+        _spend(state, 1)  # R99
         if zones[battalion] >= 0 and can_leave_zone(view, battalion) and (
                 not second_stall or _leaves_without_a_second_stall(state, player, battalion, view)):
             return battalion
@@ -695,7 +893,9 @@ def _leaves_without_a_second_stall(state: BattleState, player: int, battalion: i
             orders += [Lighten(start.ids[top], arms, transfer=transfer or None) for transfer in range(most + 1)]
     orders += [Sacrifice(start.ids[other]) for other in start.battalions_of[player]
                if other != battalion and start.zone[other] >= 0]
+    order_steps = 4 * _copy_steps(state)  # R99: a copy, the order, the turn passing, the view
     for order in orders:
+        _spend(state, order_steps)
         after = start.copy()
         try:
             after.apply_order(order, 1)

@@ -20,6 +20,9 @@ os.environ.pop("REDIS_URL", None)
 import pytest  # noqa: E402
 from django.conf import settings as django_settings  # noqa: E402
 
+# Before anything imports the rules engine: which one this run tests (OPP_ENGINE=pure|compiled).
+from tests import engine_under_test  # noqa: E402
+
 # Touching the settings loads them, so pytest-django's own pytest_configure sets Django up.
 django_settings.INSTALLED_APPS  # noqa: B018
 
@@ -59,6 +62,7 @@ def pytest_report_header(config):
     return [
         f"warline: database {where}; test Redis {TEST_REDIS_URL} {redis_state}; "
         f"services {'MANDATORY' if services_required() else 'optional (missing ones skip)'}",
+        engine_under_test.describe(),
     ]
 
 

@@ -81,6 +81,12 @@ class BattleArts:
     def facing_arts(self, state: BattleState, battalion: int) -> frozenset[str]:
         return KINGDOM_ARTS[state.kingdom[battalion]].FACING_ARTS
 
+    def rampart_arts(self, state: BattleState, battalion: int) -> frozenset[str]:
+        return KINGDOM_ARTS[state.kingdom[battalion]].RAMPART_ARTS
+
+    def rampart_blind(self, state: BattleState, battalion: int) -> bool:
+        return KINGDOM_ARTS[state.kingdom[battalion]].rampart_blind(state, battalion)
+
     # ---- R13: Pounce, Surge, a Mortar on a rampart, and the attacks of Descend and Chasm Forge ----
     def art_aggressive(self, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
                        nested: bool = False) -> str | None:

@@ -31,7 +31,8 @@ def test_every_case_names_what_it_checks():
 # Codes that a file cannot show: a document over the size limit (tested in test_replay_reading),
 # a file the command line cannot open (tested in test_cli), and the engine's own last resort.
 # `unsupported_variant` stays in the catalogue (codes are stable) though every variant is built now.
-NOT_IN_CORPUS = {"too_large", "unreadable_file", "internal_error", "unsupported_variant"}
+# search_budget_exceeded: its logs are generated (`worst_case_game`, about 1 MB), test_worst_case.py.
+NOT_IN_CORPUS = {"too_large", "unreadable_file", "internal_error", "unsupported_variant", "search_budget_exceeded"}
 
 
 def test_every_error_code_has_a_corpus_case():

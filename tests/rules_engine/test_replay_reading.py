@@ -65,6 +65,13 @@ def test_python_values_that_are_not_json_are_rejected():
     assert adjudicate(doc).to_dict()["error"]["code"] == "wrong_type"
     assert adjudicate(["not", "an", "object"]).to_dict()["error"]["code"] == "wrong_type"
     assert adjudicate(None).to_dict()["error"]["code"] == "wrong_type"
+    # The same in the compiled engine, whose functions check their arguments' annotations on entry:
+    # the public calls take any value and answer with the engine's own error.
+    for value in (["not", "an", "object"], None, 7):
+        with pytest.raises(ReplayError):
+            load_replay(value)
+        with pytest.raises(ReplayError):
+            list(replay_states(value))
 
 
 def test_utf8_bytes_with_a_byte_order_mark_are_read():
@@ -118,12 +125,14 @@ def test_garbage_anywhere_gives_an_invalid_verdict_never_an_exception(position, 
 
 def test_an_engine_fault_becomes_an_internal_error_verdict(monkeypatch):
     # The last resort only; the corpus, the fuzzing above and the generated games never reach it.
-    from rules_engine import state as state_module
+    # The fault is planted in the ruleset, which stays interpreted in the compiled engine too (its
+    # native classes, BattleState among them, cannot be patched).
+    from rules_engine.ruleset import CoreRuleset
 
     def broken(self, *args, **kwargs):
         raise KeyError("simulated engine fault")
 
-    monkeypatch.setattr(state_module.BattleState, "play_turn", broken)
+    monkeypatch.setattr(CoreRuleset, "maneuver_ma", broken)
     verdict = adjudicate(replay([turn("p1", maneuver("A1", MOVE))])).to_dict()
     assert verdict["valid"] is False
     assert verdict["error"]["code"] == "internal_error"

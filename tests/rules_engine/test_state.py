@@ -124,7 +124,8 @@ def test_copy_carries_every_field_and_shares_no_list_a_turn_changes():
         for snapshot in replay_states(source):
             state = snapshot.state
             other = state.copy()
-            for name in BattleState.__slots__:
+            # (compiled by mypyc, the class lists its fields in __mypyc_attrs__ instead)
+            for name in getattr(BattleState, "__slots__", None) or BattleState.__mypyc_attrs__:
                 assert getattr(other, name) == getattr(state, name), name
                 if isinstance(getattr(state, name), list | dict) and name not in ("control", "index", "memo"):
                     assert getattr(other, name) is not getattr(state, name), name

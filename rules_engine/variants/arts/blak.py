@@ -33,6 +33,7 @@ KINGDOM = "blak"
 ARMS = {"mortar": SIX, "farshot": ANY_ARMS, "forge": ANY_ARMS, "devastate": HEAVY}
 # The arts whose legality or effect depends on the battalion's facing (they act on the line ahead).
 FACING_ARTS = frozenset(("mortar", "farshot", "forge"))
+RAMPART_ARTS: frozenset[str] = frozenset()  # no art of theirs only raises a rampart (R103)
 
 MORTAR, FARSHOT = 3, 1
 MORTAR_RANGE, FARSHOT_RANGE = 3, 4
@@ -147,6 +148,11 @@ def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings,
     if state.terrain is None or best_ma < FORGE_COST or state.ramparts[where] is not None:
         return False
     return any(forge_landing(ruleset, state, battalion, where, facing) is not None for facing in facings)
+
+
+def rampart_blind(state: BattleState, battalion: int) -> bool:
+    """R103: a Mortar (Arms 6) and a Chasm Forge (terrain) are the Blak searches that a rampart changes."""
+    return state.arms[battalion] != 6 and state.terrain is None
 
 
 def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],

@@ -33,6 +33,7 @@ KINGDOM = "flaym"
 # act -> Arms that may use it
 ARMS = {"pounce": SIX, "burn": ANY_ARMS, "incinerate": HEAVY, "scald": HEAVY, "melt": HEAVY}
 FACING_ARTS: frozenset[str] = frozenset()  # no art of theirs depends on the battalion's facing
+RAMPART_ARTS: frozenset[str] = frozenset()  # no art of theirs only raises a rampart (R103)
 
 BURN, SEVERE_BURN, SCALD = 2, 3, 2
 
@@ -109,6 +110,11 @@ def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings,
         if target_zone is not None and ruleset.move_cost(state, battalion, target_zone) <= full_ma:
             return True
     return False
+
+
+def rampart_blind(state: BattleState, battalion: int) -> bool:
+    """R103: Pounce (Arms 6) is the one Flaym search (`aggressive`) a rampart changes."""
+    return state.arms[battalion] != 6
 
 
 def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],

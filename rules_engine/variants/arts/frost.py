@@ -27,6 +27,7 @@ KINGDOM = "frost"
 # act -> Arms that may use it
 ARMS = {"alight": SIX, "descend": SIX, "freeze": HEAVY}
 FACING_ARTS: frozenset[str] = frozenset()  # no art of theirs depends on the battalion's facing
+RAMPART_ARTS: frozenset[str] = frozenset()  # no art of theirs only raises a rampart (R103)
 
 
 def alight(run: ManeuverRun, action: BattleArt, location: Location) -> None:
@@ -94,6 +95,11 @@ def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings,
         return True  # Descend
     return any(r is not None and r[0] == state.owner[battalion] and z != where and not state.stacks[z]
                for z, r in enumerate(state.ramparts))  # Alight
+
+
+def rampart_blind(state: BattleState, battalion: int) -> bool:
+    """R103: a Frost battalion Snowblinds next to its general's ramparts and builds on to Alight: never blind."""
+    return False
 
 
 def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],

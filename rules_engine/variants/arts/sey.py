@@ -31,6 +31,7 @@ KINGDOM = "sey"
 # act -> Arms that may use it
 ARMS = {"surge": SIX, "undertow": ANY_ARMS, "flood": HEAVY}
 FACING_ARTS: frozenset[str] = frozenset()  # no art of theirs depends on the battalion's facing
+RAMPART_ARTS: frozenset[str] = frozenset()  # no art of theirs only raises a rampart (R103)
 
 UNDERTOW_DISTANCE = 2
 
@@ -131,6 +132,11 @@ def surge_possible(ruleset: CoreRuleset, state: BattleState, target_zone: int, h
 def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings, best_ma: int, full_ma: int,
               arms: int) -> bool:
     return False  # no Sey art moves the battalion itself
+
+
+def rampart_blind(state: BattleState, battalion: int) -> bool:
+    """R103: Surge (Arms 6) is the one Sey search (`aggressive`) a rampart changes."""
+    return state.arms[battalion] != 6
 
 
 def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],

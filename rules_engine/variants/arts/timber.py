@@ -24,6 +24,8 @@ KINGDOM = "timber"
 # act -> Arms that may use it
 ARMS = {"flourish": SIX, "overgrow": ANY_ARMS, "forestry": HEAVY}
 FACING_ARTS: frozenset[str] = frozenset()  # no art of theirs depends on the battalion's facing
+# R103: Flourish and Overgrow change nothing but one rampart on their `zone` (one fewer left to build).
+RAMPART_ARTS = frozenset(("flourish", "overgrow"))
 
 HARVEST_ARMS = HEAVY
 
@@ -79,6 +81,11 @@ def harvesting_destroy(run: ManeuverRun, action, location: Location) -> None:
 def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings, best_ma: int, full_ma: int,
               arms: int) -> bool:
     return False  # no Timber art moves the battalion
+
+
+def rampart_blind(state: BattleState, battalion: int) -> bool:
+    """R103: no Timber art is aggressive (`aggressive`), whatever the ramparts."""
+    return True
 
 
 def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],

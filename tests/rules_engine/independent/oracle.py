@@ -30,14 +30,20 @@ For each B the search explores every sequence of the enemy's own turns made of:
 - Lightens of B or of an own battalion stacked above B (every lower Arms, B's facing, every
   transfer down and the facing of the battalion below when that is B; R101, R102);
 - Sacrifices of another own battalion: each one above B (uncovering it, R102), each one on a
-  Forest (its fire changes the ground, R4), and one other for the 8 MA of the next turn (R2);
+  Forest (its fire changes the ground, R4), and one other for the 8 MA of the next turn (R2; also
+  the order that spares a Stall when the turn before was one, R5);
 - Maneuvers of B that leave it in its zone (e.g. destroying a rampart first, R12 "a rampart it
   cannot destroy"; turning, freezing water); those that build a rampart only for a Frost battalion
   with battle arts (a rampart of its own helps its builder leave only by Alight or Snowblind);
 ending with a Maneuver of B that takes it out of its zone (Move, or an art that changes its zone:
 Pounce, Alight, Descend, Chasm Forge). Steps 1-4 of each enemy turn are the engine's: a
 battalion marked for Sacrifice is slaughtered before it could move (R102), a covered battalion
-counter-attacks first and then stands where R26 leaves it, with its facing (R102, R101). A
+counter-attacks first and then stands where R26 leaves it, with its facing (R102, R101). These
+turns follow one another, so an enemy battalion left on top of B once B's own battalions above are
+sacrificed is counter attacked at a later turn's step 1 (R115: only by the general's top-most
+battalion of the stack, only with an enemy directly above it; the engine's step 1 plays it), and B
+is searched again from there. After a completed sacrifice a Maneuver needs the beneficiary (R2),
+except one of `face` actions alone, which is a Stall (R113). A
 stacked battalion's only action is Move until it is off the stack (Rules for Stacks, R8, R100),
 and a battalion on an enemy keeps its facing (R5, R101): the oracle imposes both itself. A Stall
 right after a Stall of the same general is a Forced Surrender (R5), after which nothing moves: a
@@ -586,7 +592,9 @@ def _explore_turn(turn_start, ident: str, may_build: bool, preparing: bool):
     and, when `preparing`, every preparatory turn as (written turn, state after its order))."""
     by = engine.to_move(turn_start)
     preparations = []
-    for beneficiary, start in _turn_starts(turn_start, [ident]):
+    starts = _turn_starts(turn_start, [ident])
+    completed = any(beneficiary is not None for beneficiary, _ in starts)
+    for beneficiary, start in starts:
         view = engine.view(start, ident)
         if view.place != "battlefield":
             continue
@@ -599,7 +607,7 @@ def _explore_turn(turn_start, ident: str, may_build: bool, preparing: bool):
                 if _plays(turn_start, turn):
                     return [turn], []
         if preparing:
-            preparations += _preparations(start, by, ident, beneficiary, endings, may_build)
+            preparations += _preparations(start, by, ident, beneficiary, endings, may_build, completed)
     return None, preparations
 
 
@@ -632,9 +640,15 @@ def _builds(turn: dict) -> bool:
     return any(action["act"] in RAMPART_CREATING for order in turn["orders"] for action in order.get("actions", ()))
 
 
-def _preparations(start, by: str, ident: str, beneficiary, endings, may_build: bool) -> list:
+def _faces_only(actions) -> bool:
+    return bool(actions) and all(action["act"] == "face" for action in actions)
+
+
+def _preparations(start, by: str, ident: str, beneficiary, endings, may_build: bool, completed: bool = False) -> list:
     """Every preparatory order of the enemy for `ident` (see the module docstring) after steps 1-4
-    (`start`), with `endings` the action lists of its Maneuvers: (written turn, state after it)."""
+    (`start`), with `endings` the action lists of its Maneuvers: (written turn, state after it). When a
+    sacrifice completed at step 4 (`completed`), a Maneuver without a beneficiary is one of `face` actions
+    alone, a Stall for R2 (R113); any other needs the beneficiary (R2)."""
     view = engine.view(start, ident)
     orders: list[dict] = []
     # R5, R101: a battalion on top of an enemy battalion keeps its facing (Stall and Lighten).
@@ -675,6 +689,8 @@ def _preparations(start, by: str, ident: str, beneficiary, endings, may_build: b
     for actions in endings:
         if not builds_help and any(action["act"] in RAMPART_CREATING for action in actions):
             continue  # a rampart of its own never opens a way, except to Alight or Snowblind onto
+        if completed and beneficiary is None and not _faces_only(actions):
+            continue  # R2: the 8 MA go to the maneuvering battalion, which must be named (R113: not a Stall)
         after = _finished(start, ident, 1, actions)
         if after is not None and engine.view(after, ident).zone == view.zone:
             found.append((_turn(by, [_maneuver(ident, actions)], beneficiary), after))

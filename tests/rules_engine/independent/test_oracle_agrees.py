@@ -1,12 +1,15 @@
 """The engine's Paralyze, Blunt and deadlock answers agree with an independent brute-force search.
 
 `oracle.py` decides Paralyze (R12, R102, R5) and Blunt (R13, R41, R102, R103) on small boards by an
-exhaustive search of the enemy's own orders, written from the rules text and the rulings; the
+exhaustive search of the enemy's own orders (Blunt: its coming turn; Paralyze: up to
+`oracle.MAX_PREPARATION_TURNS` turns of Stalls, Lightens and Sacrifices before the move out, with the
+counter attacks of each turn's step 1, R12, R115), written from the rules text and the rulings; the
 engine is only its move generator (`engine_adapter.py`). The engine's answer is read the way a
 user sees it: whether a claim of the condition (or a deadlock, R14) at that turn end is accepted
 in the verdict.
 
-By default (the normal suite) the property runs `DEFAULT_EXAMPLES` generated positions on 4x4
+By default (the normal suite) the property runs `DEFAULT_EXAMPLES` generated positions and
+`DEFAULT_MIXED_EXAMPLES` mixed-stack positions (R113, R115: `positions.mixed_stack_positions`) on 4x4
 battlefields, each search capped at `DEFAULT_CAP` engine steps (a capped position is inconclusive
 and discarded with `hypothesis.assume`; few are); with the hand-built positions and the case files
 it takes a few seconds (the oracle is fast since it stopped searching `face` actions past the MA,
@@ -24,16 +27,19 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, note, settings
 
+from rules_engine import adjudicate, generate_game
 from tests.rules_engine.variants.builders import MOVE, game, maneuver, turn
 
 from . import engine_adapter as engine
 from . import oracle
-from .positions import describe, positions
+from .positions import describe, mixed_stack_positions, positions, without_face_only_beneficiaries
 
 LONG_RUN = "OPP_ORACLE_EXAMPLES" in os.environ
 DEFAULT_EXAMPLES = 40
+DEFAULT_MIXED_EXAMPLES = 30  # the mixed-stack positions (R113, R115) of the cheap default run
 DEFAULT_CAP = 20_000  # engine steps per position (Maneuver actions and orders tried), about a second
 EXAMPLES = int(os.environ["OPP_ORACLE_EXAMPLES"]) if LONG_RUN else DEFAULT_EXAMPLES
+MIXED_EXAMPLES = int(os.environ["OPP_ORACLE_EXAMPLES"]) if LONG_RUN else DEFAULT_MIXED_EXAMPLES
 CAP = (int(os.environ.get("OPP_ORACLE_CAP", "0")) or None) if LONG_RUN else DEFAULT_CAP
 BOARD_SIZES = (4, 5) if LONG_RUN else (4,)
 CONDITIONS = {"paralyze": oracle.paralyzed, "blunt": oracle.blunted,
@@ -52,10 +58,7 @@ def _oracle_answers(state) -> tuple[dict, dict]:
     return quiet, paralyzed
 
 
-@settings(max_examples=EXAMPLES, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
-@given(positions(board_sizes=BOARD_SIZES))
-def test_the_engine_agrees_with_the_brute_force_search(position):
+def _agree(position) -> None:
     replay, turns, state = position
     note(describe(state))
     quiet, paralyzed = _oracle_answers(state)
@@ -72,6 +75,37 @@ def test_the_engine_agrees_with_the_brute_force_search(position):
     assert theirs == deadlock, (
         f"deadlock after turn {turns}: the engine says {'accepted' if theirs else 'rejected'}, the search says "
         f"p1: {quiet['p1'].reason}; p2: {quiet['p2'].reason}")
+
+
+@settings(max_examples=EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(positions(board_sizes=BOARD_SIZES))
+def test_the_engine_agrees_with_the_brute_force_search(position):
+    _agree(position)
+
+
+@settings(max_examples=MIXED_EXAMPLES, deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(mixed_stack_positions(board_sizes=BOARD_SIZES))
+def test_the_engine_agrees_on_mixed_stacks_and_sacrifices(position):
+    """R115, R113, R102: positions with an enemy battalion between two of a general's own, the upper one
+    often marked for Sacrifice (see `positions.mixed_stack_positions`); the search follows the enemy's own
+    turns, and the counter attacks at their step 1, until the covered battalion moves out or cannot."""
+    _agree(position)
+
+
+# Generated 5x5 games with a turn of face-only Maneuvers right after a completed sacrifice (found by scanning).
+R113_GAMES = [((), 15), ((), 25), ((), 26), ((), 37), (("battle_arts", "terrain"), 2), (("battle_arts", "terrain"), 7)]
+
+
+@pytest.mark.parametrize(("variants", "seed"), R113_GAMES)
+def test_r113_face_only_maneuvers_after_a_sacrifice_need_no_beneficiary(variants, seed):
+    """R113: a generated game with the beneficiary left out of each turn of face-only Maneuvers is read to
+    the same verdict (the generator writes one on every turn a sacrifice completes)."""
+    replay = generate_game(seed, width=5, height=5, max_turns=60, variants=variants)
+    stripped = without_face_only_beneficiaries(replay)
+    assert stripped != replay
+    assert adjudicate(stripped).to_dict() == adjudicate(replay).to_dict()
 
 
 # ---- Hand-built positions: the answer follows from the rules text and the rulings ------------
@@ -157,6 +191,18 @@ def test_frost_alights_on_its_rampart_and_destroys_its_own_rampart_for_0_ma():
     witness = oracle.aggressive_maneuver(state, "A6")
     assert witness is not None
     assert [action["act"] for action in witness] == ["alight", "destroy"]
+
+
+def test_r115_the_issue_s_board_a_covered_battalion_gets_out():
+    """R115: on c1, bottom to top, p1's A5, A4, p2's B2 and p1's A3 marked for Sacrifice; the rest walled in by
+    chasm. After A3's sacrifice completes, A4 counter attacks B2 at p1's next step 1 and moves out of c1."""
+    doc, meta = _case(Path(__file__).parent / "cases" / "r115_covered_under_own_battalion_marked_for_sacrifice_paralyze.json")
+    state = _position(doc)
+    assert engine.stack(state, "c1") == ("A5", "A4", "B2", "A3")
+    witness = oracle.battalion_can_leave(state, "A4")
+    assert witness is not None and len(witness) >= 2  # never in the coming turn: B2 is still on A4 then
+    assert witness[-1]["orders"][0]["battalion"] == "A4"
+    assert oracle.blunted(state, "p2").holds
 
 
 # ---- Engine misjudgements found by the search (minimal replays in cases/; the oracle's answer is the rules') --
