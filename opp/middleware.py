@@ -32,3 +32,25 @@ class RequestSizeLimitMiddleware:
         if size > settings.OPP_MAX_REQUEST_BYTES:
             return too_large_response(request, size)
         return self.get_response(request)
+
+
+class LostRaceMiddleware:
+    """A request that lost a race the database noticed (a unique constraint, a deadlock, a lock not
+    available: tournaments.locks.lost_race) is answered 409 with a sentence, on the pages as in the
+    API, never with a server error."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from tournaments.locks import LOST_RACE, lost_race
+
+        if not lost_race(exception):
+            return None
+        if request.path.startswith("/api/"):
+            return JsonResponse({"detail": LOST_RACE, "code": "conflict"}, status=409)
+        return HttpResponse(f"<!doctype html><title>Changed meanwhile</title><h1>Changed meanwhile</h1>"
+                            f"<p>{LOST_RACE}</p><p><a href=\"\">Reload</a></p>", status=409)

@@ -89,6 +89,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "csp",
     "axes",
     "opp",
     "tournaments",
@@ -97,6 +98,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "opp.middleware.RequestSizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy below
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -104,6 +106,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "opp.middleware.LostRaceMiddleware",  # a lost race (unique constraint, deadlock) is 409, never 500
+    "tournaments.accounts.SignInAddressLimitMiddleware",  # failed sign-ins per address, any usernames
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in with the lockout page
 ]
 if DEBUG:
@@ -158,6 +162,14 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournaments.api.auth.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "tournaments.api.auth.client_ip"
 AXES_DISABLE_ACCESS_LOG = True  # only failures are kept
+# Failed sign-ins from one client address whatever the usernames (tournaments/accounts.py): after this many
+# within AXES_COOLOFF_TIME, sign-ins from that address are answered 429 until the window ends. Higher than
+# the lockout of one username, as a venue's players may share one address.
+OPP_SIGNIN_FAILURES_PER_ADDRESS = env_int("OPP_SIGNIN_FAILURES_PER_ADDRESS", 30)
+# Password-reset mails: at most this many an hour to one email address (further requests are answered as a
+# sent one), and password-reset requests an hour from one client address (429).
+OPP_PASSWORD_RESETS_PER_EMAIL = env_int("OPP_PASSWORD_RESETS_PER_EMAIL", 3)
+OPP_PASSWORD_RESETS_PER_ADDRESS = env_int("OPP_PASSWORD_RESETS_PER_ADDRESS", 10)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -312,6 +324,24 @@ SPECTACULAR_SETTINGS = {
         "VictoryConditionEnum": "tournaments.models.Battle.Condition",
         "EventStateEnum": "tournaments.models.Event.State",
         "SeasonStateEnum": "tournaments.models.Season.State",
+    },
+}
+
+# Content-Security-Policy (django-csp), in development too so that every page is tried under it: the
+# pages load scripts, styles, images and fonts from this site only, run no inline script or style and
+# are framed by nobody. The API docs (Swagger UI, Redoc) widen it for themselves only (opp/urls.py).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
     },
 }
 

@@ -1,22 +1,29 @@
 import os
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.http import HttpResponse
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from opp.views import healthz
+from tournaments.accounts import LimitedPasswordResetView
 from tournaments.api.auth import TokenView
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    # Before Django's own: the password reset with its limits (tournaments/accounts.py).
+    path("accounts/password_reset/", LimitedPasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="api-schema"), name="api-redoc"),
+    # The split view serves Swagger UI's start script from its own address (no inline script); Redoc's
+    # styled-components write <style> elements and its search runs in a worker made from a blob.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]})(
+        SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
     path("", include("tournaments.urls")),
 ]
 

@@ -75,7 +75,7 @@ class RegistrationInline(admin.TabularInline):
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin):
     """Name, address, dates, venue and description change here; the rules the services guard (the
-    organizers, the confirmation window, R111's battles per pair, the R68 forfeit limit, the forfeit
+    organizers and the owner, the confirmation window, R111's battles per pair, the R68 forfeit limit, the forfeit
     award, the variants) are read-only, and events are created on the site, the API or with
     `manage.py event_create`, which audit them."""
 
@@ -83,8 +83,8 @@ class EventAdmin(admin.ModelAdmin):
     list_filter = ["kind", "state"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
-    readonly_fields = ["state", "victor", "group_seed", "group_method", "kind", "organizers", "confirmation_minutes",
-                       "pair_battles_per_season", "forfeits_to_disqualify", "forfeit_award_opp",
+    readonly_fields = ["state", "victor", "group_seed", "group_method", "kind", "organizers", "owner",
+                       "confirmation_minutes", "pair_battles_per_season", "forfeits_to_disqualify", "forfeit_award_opp",
                        "forfeit_counts_as_victory", "variants", "battalion_count"]
     inlines = [RegistrationInline]
 

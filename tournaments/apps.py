@@ -7,6 +7,6 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Organized play"
 
     def ready(self):
-        # signals and notifications connect the receivers; tasks registers the jobs that
+        # signals, notifications and accounts connect the receivers; tasks registers the jobs that
         # tournaments.jobs sends by name.
-        from tournaments import notifications, signals, tasks  # noqa: F401
+        from tournaments import accounts, notifications, signals, tasks  # noqa: F401

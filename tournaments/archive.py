@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, transaction
@@ -30,7 +31,7 @@ from tournaments.models import (
     Registration,
     Season,
 )
-from tournaments.services import validate_variants
+from tournaments.services import check_board_setting, validate_variants
 
 FORMAT = "warline-opp-event-archive"
 VERSION = 1
@@ -39,7 +40,7 @@ VERSION = 1
 EVENT_FIELDS = ("name", "kind", "variants", "battalion_count", "forfeit_award_opp", "forfeit_counts_as_victory",
                 "forfeits_to_disqualify", "state", "group_seed", "group_method", "published", "starts_on", "venue")
 # Added later: written always, read when present (older archives have none of them).
-EVENT_OPTIONAL_FIELDS = ("ends_on", "description", "time_zone")
+EVENT_OPTIONAL_FIELDS = ("ends_on", "description", "time_zone", "board_width", "board_height")
 GENERAL_FIELDS = ("name", "external_id")
 REGISTRATION_FIELDS = ("number", "seed", "status", "status_reason", "registered_at")
 SEASON_FIELDS = ("number", "name", "state")
@@ -135,6 +136,22 @@ def build_archive(event):
 
 # --- import -------------------------------------------------------------------------------------
 
+def read_archive(raw: bytes):
+    """The archive document of a file's bytes, read with the API's limits: at most the API's body size
+    (settings.OPP_MAX_REQUEST_BYTES), its nesting depth and its number length (tournaments.api.parsers);
+    else `ArchiveError` saying which limit the file breaks."""
+    from tournaments.api.parsers import JSONRefused, load_json
+
+    limit = settings.OPP_MAX_REQUEST_BYTES
+    if len(raw) > limit:
+        raise ArchiveError(f"The file is larger than {limit:,} bytes ({limit // (1024 * 1024)} MiB), the limit of "
+                           f"an archive as of any request body.")
+    try:
+        return load_json(raw, what="The file")
+    except JSONRefused as error:
+        raise ArchiveError(str(error)) from None
+
+
 def _need(record, key, where):
     if not isinstance(record, dict):
         raise ArchiveError(f"{where} must be an object.")
@@ -175,8 +192,10 @@ def check_header(archive):
 
 def import_archive(archive, *, slug=None, organizers=()):
     """Creates a new event from `archive` (a dict as `build_archive` makes) under `slug` (default:
-    the archive's). Generals with an external id are matched to this site's; the others are created
-    without an account. Raises ArchiveError; nothing is written then."""
+    the archive's), organized by `organizers` (the first owns it). A general whose external id names an
+    unclaimed general of this site that every one of `organizers` already manages (R96) is that
+    general; the others are created without an account (R96: an import never reuses or reveals another
+    event's general or its claim code). Raises ArchiveError; nothing is written then."""
     check_header(archive)
     event_record = _need(archive, "event", "The archive")
     slug = slug or _need(event_record, "slug", "The event")
@@ -194,7 +213,8 @@ def import_archive(archive, *, slug=None, organizers=()):
 def _import(archive, event_record, slug, organizers):
     if Event.objects.filter(slug=slug).exists():
         raise ArchiveError(f"An event with the slug {slug!r} exists already; import under another with --slug.")
-    generals = _import_generals(_list(archive, "generals"))
+    organizers = list(organizers)
+    generals, created_apart = _import_generals(_list(archive, "generals"), organizers)
 
     def general(ref, where, required=True):
         if ref is None and not required:
@@ -210,8 +230,10 @@ def _import(archive, event_record, slug, organizers):
         raise ArchiveError("The event's variants must be a list of names, like [\"battle_arts\"].")
     try:
         validate_variants(event.variants, event.battalion_count)
+        check_board_setting({"board_width": event.board_width, "board_height": event.board_height})
     except DomainError as error:
         raise ArchiveError(f"The event's rules are not valid: {error}") from None
+    event.owner = organizers[0] if organizers else None
     event.save()
     event.organizers.set(organizers)
 
@@ -271,6 +293,12 @@ def _import(archive, event_record, slug, organizers):
         entry = AuditEntry(event=event, **_values(record, AUDIT_FIELDS, where))
         _save_stamped(_checked(entry, where, exclude=["actor"]))
 
+    for imported, external_id in created_apart:
+        AuditEntry.objects.create(
+            event=event, action="general imported as new", subject=imported.name[:120],
+            reason=f"The archive's external id {external_id!r} names a general of another event on this site: "
+                   "this event has its own general, without that external id (R96).")
+
     victor = general(_need(event_record, "victor", "The event"), "The event", required=False)
     if victor is not None:
         Event.objects.filter(pk=event.pk).update(victor=victor)
@@ -278,10 +306,22 @@ def _import(archive, event_record, slug, organizers):
     return event
 
 
-def _import_generals(records):
-    """{ref: General}: this site's unclaimed general with the same external id, else a new one without an
-    account; a claimed general with that id is refused."""
-    generals, external_ids = {}, set()
+def _reusable(general, organizers):
+    """R96: an unclaimed general of this site joins the imported event only when every organizer of the
+    import already manages it (organizes an event it is registered in): nobody learns a claim code
+    they did not know. An import nobody organizes (the server's own) reuses none."""
+    from tournaments import rules
+
+    return bool(organizers) and all(rules.may_manage_general(user, general) for user in organizers)
+
+
+def _import_generals(records, organizers):
+    """({ref: General}, [(General, external id)]): this site's unclaimed general with the same external
+    id when the organizers manage it already, else a new one without an account (and without the
+    external id, which stays with the other general: the second list); a claimed general with that id
+    is refused."""
+    generals, external_ids, created_apart = {}, set(), []
+    creator = organizers[0] if organizers else None
     for index, record in enumerate(records):
         where = f"General {index + 1}"
         ref = _need(record, "ref", where)
@@ -301,12 +341,16 @@ def _import_generals(records):
                 raise ArchiveError(f"{where}'s external id {external_id!r} belongs to a general a player has "
                                    "claimed on this site, who has not agreed to enter this event: remove the "
                                    "external id from the archive to import them as a new general.")
-            if existing is not None:
+            if existing is not None and _reusable(existing, organizers):
                 generals[ref] = existing
                 continue
-        generals[ref] = _checked(General(**values), where, exclude=["user"])
+            if existing is not None:
+                values = {**values, "external_id": ""}
+                created_apart.append((ref, external_id))
+        # Created by the importer: registered nowhere else, it is theirs alone to enter elsewhere (R96).
+        generals[ref] = _checked(General(**values, created_by=creator), where, exclude=["user", "created_by"])
         generals[ref].save()
-    return generals
+    return generals, [(generals[ref], external_id) for ref, external_id in created_apart]
 
 
 def _save_stamped(obj):

@@ -39,7 +39,9 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
     # Organizers have their one result form (below) instead of the players' report form.
     may_report = involved and not organizer and not battle.kind and not closed and not me_disqualified
     waiting = [r for r in reports if r.is_awaiting_opponent]
-    awaiting_me = next((r for r in waiting if rules.may_answer(user, r)), None)
+    # The opponent answers at once, also while the replay waits for the engine (the window waits).
+    awaiting_me = next((r for r in reports if r.status in reporting.ANSWERABLE and rules.may_answer(user, r)), None)
+    disputed_by_me = next((r for r in reports if rules.may_withdraw_dispute(user, r)), None)
     # The public sees the counted result and the verdict summary of the report that counted.
     counted = next((r for r in reports if r.status in (Report.Status.CONFIRMED, Report.Status.OVERRIDDEN)), None)
     # The organizer's form starts from the open report (or the engine's verdict, or the counted result).
@@ -47,7 +49,7 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
     context = {
         "battle": battle, "event": battle.event, "organizer": organizer, "reports": reports,
         "latest": latest if involved else counted, "waiting": waiting, "may_report": may_report,
-        "awaiting_me": awaiting_me, "may_see_replay": involved,
+        "awaiting_me": awaiting_me, "disputed_by_me": disputed_by_me, "may_see_replay": involved,
         "report_form": report_form or (ReportForm(battle=battle) if may_report else None),
         "result_form": result_form or (ResultForm(battle=battle, initial=desk_line.initial)
                                        if organizer and not closed else None),
@@ -103,10 +105,14 @@ def battle_result(request, pk):
 @login_required
 @require_POST
 def report_answer(request, pk):
-    """The opponent (or an organizer) confirms; the opponent disputes with a reason."""
+    """The opponent (or an organizer) confirms; the opponent disputes with a reason, or withdraws their
+    dispute."""
     report = get_object_or_404(Report.objects.filter(battle__event__in=visible_events(request)), pk=pk)
     try:
-        if request.POST.get("answer") == "confirm":
+        if request.POST.get("answer") == "withdraw":
+            reporting.withdraw_dispute(report, user=request.user, reason=request.POST.get("reason", "")[:2000])
+            messages.success(request, "Your dispute is withdrawn: the report waits for your confirmation again.")
+        elif request.POST.get("answer") == "confirm":
             report = reporting.confirm_report(report, user=request.user)
             messages.success(request, "Confirmed: the result counts in the standings.")
             offer = report.recorded.offer_disqualification
@@ -147,7 +153,7 @@ def my_battles(request):
                                           battles__reports__status__in=Report.AWAITING_STATUSES).distinct():
             confirmation.sweep(event)
         waiting = [r for r in Report.objects.filter(Q(battle__general_a=me) | Q(battle__general_b=me),
-                                                    status__in=Report.AWAITING_STATUSES)
+                                                    status__in=reporting.ANSWERABLE)
                    .select_related("battle", "battle__event", "battle__general_a", "battle__general_b",
                                    "reported_by", "winner", "forfeited_by")
                    if rules.may_answer(request.user, r)]

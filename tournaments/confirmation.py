@@ -1,5 +1,7 @@
 """Automatic confirmation: a general's report counts by itself once the event's confirmation window
-passes with no dispute from the opponent (R75).
+passes with no dispute from the opponent (R75). The window measures the opponent's time: it starts
+when they can act (at once without a replay, when the engine's verdict is in with one), and a report
+nobody can answer (an unclaimed general, an inactive account) has none: an organizer decides it.
 
 It runs three ways, so the embedded default without a worker gets there too: the periodic job
 (`confirm_expired_reports`, Celery beat, every minute in production), the next page or API request
@@ -11,9 +13,10 @@ import logging
 from dataclasses import dataclass
 
 from celery import shared_task
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from tournaments import rules
 from tournaments.domain import DomainError
 from tournaments.models import Report
 
@@ -33,10 +36,13 @@ def expired_reports(now=None, event=None):
     return reports.order_by("confirm_by", "pk")
 
 
-def confirm_expired(now=None, event=None):
+def confirm_expired(now=None, event=None, *, wait=True):
     """Confirms every report whose window has passed (`now` may be given, e.g. by tests); returns
     what it confirmed, each with its R68 offer if any. A report that cannot be recorded any more
-    (e.g. its event is complete) is left for the organizer and logged."""
+    (e.g. its event is complete) is left for the organizer and logged. Each report is confirmed in
+    its own transaction under the lock order (tournaments/locks.py); one that fails (a lock another
+    request holds when `wait` is false, a deadlock, any error) is logged and the next one is tried:
+    it is still expired, so the next run confirms it."""
     from tournaments import reporting
 
     now = now or timezone.now()
@@ -44,10 +50,15 @@ def confirm_expired(now=None, event=None):
     for pk in list(expired_reports(now, event).values_list("pk", flat=True)):
         try:
             with transaction.atomic():
-                report = reporting.locked_report(pk)
+                report = reporting.locked_report(pk, wait=wait)
                 if not report.is_awaiting_opponent or report.confirm_by is None or report.confirm_by > now:
                     continue  # answered meanwhile
                 opponent = reporting.opponent_of_reporter(report)
+                nobody = rules.cannot_answer(opponent)
+                if nobody:  # nobody counts alone: the player became unreachable meanwhile
+                    report.confirm_by, report.status_reason = None, nobody
+                    report.save(update_fields=["confirm_by", "status_reason", "status", "updated_at"])
+                    continue
                 who = opponent.name if opponent else "The opponent"
                 recorded = reporting.apply_report(
                     report, None, Report.Status.CONFIRMED,
@@ -56,13 +67,22 @@ def confirm_expired(now=None, event=None):
                 confirmed.append(AutoConfirmed(report, recorded.offer_disqualification))
         except DomainError as refusal:
             logger.warning("report %s not confirmed automatically: %s", pk, refusal)
+        except DatabaseError as error:  # busy (another request holds its locks) or a lost race
+            logger.warning("report %s not confirmed automatically this time: %s", pk, error)
+        except Exception:  # one report's failure never stops the others
+            logger.exception("report %s not confirmed automatically", pk)
     return confirmed
 
 
 def sweep(event):
-    """Called by requests that show the event's results: cheap when nothing has expired."""
-    if expired_reports(event=event).exists():
-        return confirm_expired(event=event)
+    """Called by requests that show the event's results: cheap when nothing has expired. It never
+    fails the request that shows the event, nor waits for another request's locks (NOWAIT): a report
+    it cannot confirm now is left to the next request or the periodic job, with a logged warning."""
+    try:
+        if expired_reports(event=event).exists():
+            return confirm_expired(event=event, wait=False)
+    except Exception:
+        logger.exception("the sweep of %s failed; the request goes on without it", getattr(event, "slug", event))
     return []
 
 
@@ -84,7 +104,7 @@ def confirm_expired_reports():
 @transaction.atomic
 def set_window(event, minutes, *, actor):
     """The organizer changes the event's confirmation window; reports already waiting keep theirs."""
-    from tournaments import rules, services
+    from tournaments import services
 
     rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     if not isinstance(minutes, int) or not 1 <= minutes <= 60 * 24 * 30:

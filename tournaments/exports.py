@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass
 
 from tournaments.domain import TIEBREAKERS, opp_awards
@@ -20,6 +21,9 @@ EXPORTS = ("registrations", "schedule", "results", "standings")
 
 # A spreadsheet runs a cell starting with one of these as a formula (OWASP "CSV injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A spreadsheet may split a cell again where it holds a field separator of some locale (",", ";", a tab,
+# "|") or a line end: a formula character after one of them (past spaces and quotes) would start a cell too.
+_FORMULA_AFTER_SEPARATOR = re.compile(r"([,;\t|\r\n][\s\"]*)(?=[=+\-@])")
 
 
 @dataclass(frozen=True)
@@ -38,22 +42,25 @@ class Table:
 
 
 def safe_cell(value):
-    """A CSV cell a spreadsheet shows as text: strings that would start a formula get a leading quote.
-    Numbers stay numbers (a negative OPP is a figure, not a formula); None is an empty cell."""
+    """A CSV cell a spreadsheet shows as text, whatever separator its locale splits on (OWASP): a string
+    that would start a formula gets a leading quote, and so does a formula character after a separator or
+    a line end inside it (`Alice;=cmd|...` is written `Alice;'=cmd|...`). Numbers stay
+    numbers (a negative OPP is a figure, not a formula); None is an empty cell."""
     if value is None:
         return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, int | float):
         return value
-    text = str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
+    text = _FORMULA_AFTER_SEPARATOR.sub(r"\1'", str(value))
+    return "'" + text if text.lstrip(' "').startswith(FORMULA_STARTS) else text
 
 
 def to_csv(table):
-    """UTF-8 text with a header row of the public column names."""
+    """UTF-8 text with a header row of the public column names; every cell quoted (OWASP), so a
+    separator inside a cell stays inside it for a reader that honours quotes."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
     writer.writerow([safe_cell(label) for _key, label in table.columns])
     for row in table.rows:
         writer.writerow([safe_cell(row.get(key)) for key, _label in table.columns])

@@ -36,6 +36,11 @@ class EventForm(forms.Form):
                                          help_text="Fixed for every battle once the event starts.")
     battalion_count = forms.IntegerField(required=False, min_value=6, max_value=16,
                                          help_text="Battalions per army, with Army Recruiting only.")
+    board_width = forms.IntegerField(required=False, initial=7, min_value=1, max_value=26, label="Board width",
+                                     help_text="Columns of the battlefield (7 by default); a reported replay on "
+                                               "another board is refused.")
+    board_height = forms.IntegerField(required=False, initial=7, min_value=1, max_value=26, label="Board height",
+                                      help_text="Rows of the battlefield (7 by default).")
     forfeit_award_opp = forms.IntegerField(initial=1, min_value=0, max_value=5, label="OPP for a forfeit",
                                            help_text="R22: the opponent of a forfeit gets 1 OPP by default.")
     forfeit_counts_as_victory = forms.BooleanField(initial=True, required=False,

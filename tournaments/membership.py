@@ -14,9 +14,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments import rules
+from tournaments import locks, rules
 from tournaments.domain import Conflict, DomainError
-from tournaments.models import Event, General, Invitation, name_key
+from tournaments.models import Event, General, Invitation, OrganizerInvitation, name_key
 from tournaments.services import CONSENT, audit, register, registration_refusal
 
 
@@ -54,7 +54,10 @@ def create_general(name, *, actor, create_new=False, external_id=""):
     the existing general(s) of the same name unless `create_new`."""
     rules.require(rules.may_add_generals(actor), "Only organizers add generals for players without an account.")
     name = _clean_name(name)
-    matches = same_name(name)
+    locks.general_name(name)  # two requests creating one name at once: the second finds the first's
+    # Another event's walk-in is not the organizer's to choose (R96): only claimed generals (to invite)
+    # and unclaimed ones they manage are offered.
+    matches = [g for g in same_name(name) if g.user_id is not None or rules.may_manage_general(actor, g)]
     if matches and not create_new:
         raise SameName(name, matches)
     if external_id and General.objects.filter(external_id=external_id).exists():
@@ -67,9 +70,11 @@ def create_general(name, *, actor, create_new=False, external_id=""):
 def create_own_general(user, name, *, create_new=False):
     """A player's own general, claimed at once. A user has at most one."""
     rules.require(getattr(user, "is_authenticated", False), "Sign in to create your general.")
+    locks.account(user)  # a user has one general: their concurrent requests take turns here
     if General.objects.filter(user=user).exists():
         raise Conflict("You have a general already: a player has one general for every event and league.")
     name = _clean_name(name)
+    locks.general_name(name)
     matches = same_name(name)
     if matches and not create_new:
         raise SameName(name, matches)
@@ -97,16 +102,23 @@ def claim(user, code):
     return general
 
 
+def _events_of(general):
+    return Event.objects.filter(registrations__general=general).distinct()
+
+
 @transaction.atomic
 def renew_claim_code(general, *, actor):
-    """A new one-use code (the old one stops working), for the organizer to hand out."""
+    """A new one-use code (the old one stops working), for the organizer to hand out; audited in each
+    event the general is registered in (without the code)."""
     general = General.objects.select_for_update().get(pk=general.pk)
     if general.user_id is not None:
         raise Conflict(f"{general.name} is claimed by their player already.")
-    rules.require(rules.may_see_claim_code(actor, general),
-                  "Only organizers of an event of this general (or site staff) hand out its claim code.")
+    rules.require(rules.may_manage_general(actor, general), rules.NOT_YOUR_GENERAL.format(name=general.name))
     general.claim_code = new_claim_code()
     general.save(update_fields=["claim_code"])
+    for event in _events_of(general):
+        audit(event, actor, "claim code renewed", general.name,
+              reason="A new claim code was made; the one handed out before no longer works.")
     return general
 
 
@@ -115,9 +127,13 @@ def rename(general, name, *, actor, create_new=False):
     """Only the player (or staff) renames a claimed general; organizers rename unclaimed ones."""
     general = General.objects.select_for_update().get(pk=general.pk)
     rules.require(rules.may_rename(actor, general),
-                  f"Only {general.name}'s player (or site staff) may rename this general.")
+                  f"Only {general.name}'s player (or site staff) may rename this general." if general.user_id
+                  else rules.NOT_YOUR_GENERAL.format(name=general.name))
     name = _clean_name(name)
     before = general.name
+    if name == before:  # e.g. the same rename sent twice: done once, audited once
+        return general
+    locks.general_name(name)  # after the general's lock (tournaments/locks.py)
     matches = [g for g in same_name(name) if g.pk != general.pk]
     if matches and not create_new:
         raise SameName(name, matches)
@@ -134,7 +150,11 @@ def rename(general, name, *, actor, create_new=False):
 def join(event, user, *, name=None, create_new=False):
     """Self-registration: the player enters their own general (created first if they name one; a refused
     registration leaves no new general behind)."""
+    event = locks.event(event)  # the lock order: event, then the account (tournaments/locks.py)
+    locks.account(user)
     general = rules.general_of(user)
+    if general is not None and event.registrations.filter(general=general, status="active").exists():
+        raise Conflict(f"{general.name} is registered for {event.name} already.")  # e.g. a join sent twice
     if general is None:
         if not name:
             raise DomainError("You have no general yet: give its name to create it.", field="name")
@@ -145,6 +165,7 @@ def join(event, user, *, name=None, create_new=False):
 @transaction.atomic
 def invite(event, general, *, actor):
     """An organizer invites a player's general; it enters when the player accepts."""
+    event = locks.event(event)  # the same invitation sent twice: the second finds the first's
     rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     refusal = registration_refusal(event)
     if refusal:
@@ -163,7 +184,7 @@ def invite(event, general, *, actor):
 
 @transaction.atomic
 def answer_invitation(invitation, *, user, accept):
-    invitation = Invitation.objects.select_for_update().select_related("event", "general").get(pk=invitation.pk)
+    invitation = locks.invitation(invitation)  # its event first, then the invitation (tournaments/locks.py)
     rules.require(rules.may_answer_invitation(user, invitation),
                   "Only the invited general's player answers the invitation.")
     if invitation.status != Invitation.Status.PENDING:
@@ -178,15 +199,17 @@ def answer_invitation(invitation, *, user, accept):
     return invitation
 
 
+@transaction.atomic  # a general created by name and then refused is not left behind
 def register_by_organizer(event, *, actor, general=None, name=None, create_new=False, seed=None):
     """An organizer's registration: an unclaimed general (existing, or created by name with the
     same-name check); a claimed general is refused with the way to invite them."""
+    event = locks.event(event)  # before the name's lock that create_general takes (tournaments/locks.py)
     rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     if general is None:
         general = create_general(name, actor=actor, create_new=create_new)
     elif general.user_id is not None and general.user_id != getattr(actor, "pk", None):
         raise rules.NotAllowed(CONSENT.format(name=general.name) + " Send them an invitation instead.")
-    return register(event, general, actor=actor, seed=seed)
+    return register(event, general, actor=actor, seed=seed)  # R96: another event's walk-in is refused there
 
 
 # --- co-organizers ---------------------------------------------------------------------------------
@@ -198,28 +221,105 @@ def _user_named(username):
     return user
 
 
+def _locked_event(event):
+    return locks.event(event)  # lock 1 of the one lock order (tournaments/locks.py)
+
+
 @transaction.atomic
-def add_organizer(event, username, *, actor):
+def invite_organizer(event, username, *, actor):
+    """An organizer invites an account to co-organize; it organizes only once it accepts (consent), and
+    only an account with the organizer permission (or staff) can. The invitation records who appointed
+    it (R95)."""
+    event = _locked_event(event)
     rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     user = _user_named(username)
     if event.organizers.filter(pk=user.pk).exists():
         raise DomainError(f"{user.get_username()} organizes {event.name} already.", field="username")
+    if not rules.may_be_organizer(user):
+        raise DomainError(rules.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()), field="username")
+    if event.organizer_invitations.filter(user=user, status=OrganizerInvitation.Status.PENDING).exists():
+        raise Conflict(f"{user.get_username()} is invited to organize {event.name} already; the invitation "
+                       "waits for their answer.")
+    invitation = OrganizerInvitation.objects.create(event=event, user=user,
+                                                    invited_by=actor if getattr(actor, "pk", None) else None)
+    audit(event, actor, "organizer invited", user.get_username())
+    return invitation
+
+
+@transaction.atomic
+def answer_organizer_invitation(invitation, *, user, accept):
+    """The invited account accepts (it organizes the event from now on) or declines."""
+    event = _locked_event(invitation.event)
+    invitation = OrganizerInvitation.objects.select_for_update().select_related("event").get(pk=invitation.pk)
+    rules.require(rules.may_answer_organizer_invitation(user, invitation),
+                  "Only the invited account answers this invitation.")
+    if invitation.status != OrganizerInvitation.Status.PENDING:
+        raise Conflict(f"This invitation is {invitation.get_status_display().lower()} already.")
+    invitation.answered_at = timezone.now()
+    if not accept:
+        invitation.status = OrganizerInvitation.Status.DECLINED
+        invitation.save(update_fields=["status", "answered_at"])
+        audit(event, user, "organizer invitation declined", user.get_username())
+        return invitation
+    if not rules.may_be_organizer(user):  # the permission may have been taken back meanwhile
+        raise rules.NotAllowed(rules.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()))
+    invitation.status = OrganizerInvitation.Status.ACCEPTED
+    invitation.save(update_fields=["status", "answered_at"])
     event.organizers.add(user)
-    audit(event, actor, "organizer added", user.get_username())
-    return user
+    audit(event, user, "organizer added", user.get_username(),
+          after={"appointed_by": invitation.invited_by.get_username() if invitation.invited_by_id else None})
+    return invitation
+
+
+@transaction.atomic
+def withdraw_organizer_invitation(invitation, *, actor):
+    event = _locked_event(invitation.event)
+    invitation = OrganizerInvitation.objects.select_for_update().get(pk=invitation.pk)
+    rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    if invitation.status != OrganizerInvitation.Status.PENDING:
+        raise Conflict(f"This invitation is {invitation.get_status_display().lower()} already.")
+    invitation.status, invitation.answered_at = OrganizerInvitation.Status.WITHDRAWN, timezone.now()
+    invitation.save(update_fields=["status", "answered_at"])
+    audit(event, actor, "organizer invitation withdrawn", invitation.user.get_username())
+    return invitation
 
 
 @transaction.atomic
 def remove_organizer(event, username, *, actor):
+    """An organizer removes a co-organizer (or themselves); nobody removes the owner (finding: a
+    co-organizer removed the creator, who then got 403 on their own event)."""
+    event = _locked_event(event)
     rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
     user = _user_named(username)
     if not event.organizers.filter(pk=user.pk).exists():
         raise DomainError(f"{user.get_username()} does not organize {event.name}.", field="username")
+    rules.require(not rules.owns(user, event), rules.OWNER_STAYS.format(name=user.get_username(), event=event.name))
     if event.organizers.count() == 1:
         raise Conflict(f"{user.get_username()} is the only organizer of {event.name}: add another first.")
     event.organizers.remove(user)
     audit(event, actor, "organizer removed", user.get_username())
     return user
+
+
+@transaction.atomic
+def hand_over(event, username, *, actor):
+    """The owner makes a co-organizer the event's owner; the former owner stays a co-organizer."""
+    event = _locked_event(event)
+    rules.require(rules.may_hand_over(actor, event), rules.NOT_OWNER)
+    user = _user_named(username)
+    if not event.organizers.filter(pk=user.pk).exists():
+        raise DomainError(f"{user.get_username()} does not organize {event.name}: invite them as a co-organizer "
+                          "first.", field="username")
+    if event.owner_id == user.pk:
+        raise DomainError(f"{user.get_username()} owns {event.name} already.", field="username")
+    if not rules.may_be_organizer(user):
+        raise DomainError(rules.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()), field="username")
+    before = event.owner.get_username() if event.owner_id else None
+    event.owner = user
+    event.save(update_fields=["owner"])
+    audit(event, actor, "ownership handed over", user.get_username(), before={"owner": before},
+          after={"owner": user.get_username()})
+    return event
 
 
 # --- the organizer role ------------------------------------------------------------------------------

@@ -90,10 +90,18 @@ class Event(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
     organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organized_events",
                                         blank=True)
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                              related_name="owned_events",
+                              help_text="The organizer who created the event (or to whom it was handed over); "
+                                        "co-organizers cannot remove them.")
     variants = models.JSONField(default=list, blank=True,
                                 help_text="Elected Rules Variants and Modules; fixed once the event starts.")
     battalion_count = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Battalions per army with Army Recruiting (at least 6).")
+    board_width = models.PositiveSmallIntegerField(
+        default=7, help_text="Columns of the battlefield every battle of the event is played on (1-26; default 7).")
+    board_height = models.PositiveSmallIntegerField(
+        default=7, help_text="Rows of the battlefield (1-26; default 7); fixed once the event starts.")
     forfeit_award_opp = models.SmallIntegerField(default=1, help_text="R22: OPP for the opponent of a forfeit.")
     forfeit_counts_as_victory = models.BooleanField(default=True)
     forfeits_to_disqualify = models.PositiveSmallIntegerField(
@@ -415,6 +423,10 @@ class Report(models.Model):
     forfeited_by = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     player_1 = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     replay = models.TextField(blank=True, default="", help_text="The replay log exactly as uploaded.")
+    replay_sha256 = models.CharField(max_length=64, blank=True, default="",
+                                     help_text="The uploaded replay's SHA-256, kept when its text is dropped (R94).")
+    replay_bytes = models.PositiveIntegerField(null=True, blank=True,
+                                               help_text="The uploaded replay's size in bytes (R94).")
     status = models.CharField(max_length=20, choices=Status.choices)
     status_reason = models.TextField(blank=True, default="")
     dispute_turn = models.IntegerField(null=True, blank=True, help_text="The turn the engine's objection names.")
@@ -468,6 +480,33 @@ class Invitation(models.Model):
         return f"{self.general} invited to {self.event}"
 
 
+class OrganizerInvitation(models.Model):
+    """An organizer asks an account to co-organize an event; it organizes only once it accepts. The
+    accepted invitation records who appointed it (`invited_by`, R95)."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the answer"
+        ACCEPTED = "accepted", "Accepted"
+        DECLINED = "declined", "Declined"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="organizer_invitations")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="organizer_invitations")
+    invited_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["event", "user"], condition=models.Q(status="pending"),
+                                               name="organizer_invitation_pending_once")]
+
+    def __str__(self):
+        return f"{self.user} invited to organize {self.event}"
+
+
 class Adjudication(models.Model):
     """One run of the rules engine over a report's replay, with its verdict and timings."""
 
@@ -506,8 +545,10 @@ class NotificationSettings(models.Model):
     disputes = models.BooleanField(default=True, help_text="A report of my battle (or of my event) is disputed.")
     verdicts = models.BooleanField(default=True, help_text="The rules engine's verdict on a report of my battle.")
     pairings = models.BooleanField(default=True, help_text="My battles of a new round, stage or season.")
+    decisions = models.BooleanField(default=True, help_text="A report of an event I organize waits for an "
+                                                            "organizer's decision (nobody can answer it).")
 
-    KINDS = ("confirmations", "disputes", "verdicts", "pairings")
+    KINDS = ("confirmations", "disputes", "verdicts", "pairings", "decisions")
 
     class Meta:
         verbose_name_plural = "notification settings"
@@ -537,3 +578,23 @@ class Notification(models.Model):
 
     def __str__(self):
         return f"{self.kind} to {self.user}: {self.subject}"
+
+
+class IdempotentRequest(models.Model):
+    """An API request sent with an `Idempotency-Key` header (tournaments/api/idempotency.py): the first
+    one's answer, given again to every repeat of the key by the same user on the same endpoint for a
+    day, so that a double-submit creates one thing. `status_code` is empty while the first is answered."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    key = models.CharField(max_length=255)
+    endpoint = models.CharField(max_length=300, help_text="The method and path, e.g. POST /api/v1/generals/.")
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of the request's data.")
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    body = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "key", "endpoint"], name="idempotency_key_once")]
+
+    def __str__(self):
+        return f"{self.endpoint} ({self.key})"

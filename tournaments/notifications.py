@@ -1,13 +1,15 @@
 """Email to players and organizers (Django's mail backend: EMAIL_BACKEND, DEFAULT_FROM_EMAIL).
 
-Four kinds, each a user may switch off on /my/notifications/ (or `PATCH me/`):
+Five kinds, each a user may switch off on /my/notifications/ (or `PATCH me/`):
 
 - confirmations: an opponent's report waits for your confirmation (with the battle's link and the
   deadline in the event's time zone);
 - disputes: a report of your battle is disputed (by the opponent or by the engine); the event's
   organizers get it too;
 - verdicts: the rules engine's verdict on a report of your battle;
-- pairings: your battles of a new stage, group, playoff or league season.
+- pairings: your battles of a new stage, group, playoff or league season;
+- decisions: a report of an event you organize that nobody can answer (against an unclaimed general
+  or an unreachable player) waits for an organizer.
 
 Nothing here is called by the services: the receivers below watch the rows they write (a report's
 status, an adjudication finishing, the audit entries of new pairings) and mail after the commit, so
@@ -20,6 +22,7 @@ step that caused the mail.
 from __future__ import annotations
 
 import logging
+import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import partial
@@ -53,7 +56,11 @@ KINDS = {
     "disputes": "A report of my battle (or of an event I organize) is disputed",
     "verdicts": "The rules engine's verdict on a report of my battle",
     "pairings": "My battles of a new round, stage, playoff or season",
+    "decisions": "A report of an event I organize waits for an organizer (nobody can answer it)",
 }
+# Mails about the account itself (an invitation to co-organize): nobody opts out of those, as the step
+# waits for the user's answer.
+ACCOUNT = "account"
 # Audit actions whose step schedules new battles.
 PAIRING_ACTIONS = {"groups formed", "final group formed", "playoff scheduled", "battle scheduled"}
 
@@ -93,16 +100,25 @@ def _footer():
             f"settings; choose which emails you get: {site_url(reverse('my-notifications'))}\n")
 
 
+def one_line(text) -> str:
+    """Text fit for a mail header: control characters and line or paragraph separators become spaces,
+    runs of spaces one. An event or general name with a line break would otherwise make the mail library
+    refuse the header (BadHeaderError), and no mail of that event would go."""
+    cleaned = "".join(" " if unicodedata.category(ch) in ("Cc", "Zl", "Zp") else ch for ch in str(text))
+    return " ".join(cleaned.split())
+
+
 def deliver(user, kinds, key, subject, body) -> bool:
     """Mails `user` once for `key`, as the first of `kinds` they want; False when nothing was sent.
-    Inside `one_batch` the mail joins the batch (True: it will be tried) and goes when the batch ends."""
+    Inside `one_batch` the mail joins the batch (True: it will be tried) and goes when the batch ends.
+    The subject is made one clean line here, whatever names it holds."""
     if user is None or not getattr(user, "email", "") or not user.is_active:
         return False
     prefs = settings_of(user)
-    kind = next((kind for kind in kinds if prefs.wants(kind)), None)
+    kind = next((kind for kind in kinds if kind == ACCOUNT or prefs.wants(kind)), None)
     if kind is None:
         return False
-    mail = (Notification(user=user, kind=kind, key=key[:80], subject=subject[:200]), body)
+    mail = (Notification(user=user, kind=kind, key=key[:80], subject=one_line(subject)[:200]), body)
     batch = _batch.get()
     if batch is not None:
         batch.append(mail)
@@ -251,6 +267,9 @@ def report_waiting(report_id, *, report=None, adjudication=None):
     reporter, opponent = _reporter_and_opponent(report)
     if opponent is None:
         return
+    if rules.cannot_answer(opponent):
+        report_needs_organizer(report)
+        return
     battle, event = report.battle, report.battle.event
     lines = [f"{reporter.name} reported the result of your battle in {event.name}:",
              f"  {_battle_line(battle)}", f"  Result: {_claim(report)}"]
@@ -266,6 +285,22 @@ def report_waiting(report_id, *, report=None, adjudication=None):
     deliver(opponent.user, kinds, f"report:{report.pk}:waiting",
             f"[{event.name}] Confirm the result: {battle.general_a.name} v {battle.general_b.name}",
             "\n".join(lines))
+
+
+@one_batch()  # its mails in one claim and one mark
+def report_needs_organizer(report):
+    """Nobody can answer a general's report (an unclaimed general, an unreachable player): the event's
+    organizers hear that it waits for them, since the confirmation window never counts it."""
+    reporter, opponent = _reporter_and_opponent(report)
+    battle, event = report.battle, report.battle.event
+    body = "\n".join([f"{reporter.name} reported the result of a battle in {event.name}:",
+                      f"  {_battle_line(battle)}", f"  Result: {_claim(report)}",
+                      f"  {rules.cannot_answer(opponent)}", "",
+                      f"Confirm it, or decide the result with a reason: {_battle_url(battle)}"])
+    subject = f"[{event.name}] Decide: {battle.general_a.name} v {battle.general_b.name}"
+    for organizer in event.organizers.select_related("notification_settings"):
+        if organizer.pk != report.reported_by_id:
+            deliver(organizer, ["decisions"], f"report:{report.pk}:organizer", subject, body)
 
 
 def _with_players(report):
@@ -382,6 +417,22 @@ def pairings_made(event_id):
                               sent=True) for b in new[1:]], ignore_conflicts=True)
 
 
+def organizer_invited(invitation_id):
+    """The invited account hears of an invitation to co-organize, with the page to answer it."""
+    from tournaments.models import OrganizerInvitation
+
+    invitation = (OrganizerInvitation.objects.filter(pk=invitation_id, status=OrganizerInvitation.Status.PENDING)
+                  .select_related("event", "user", "invited_by").first())
+    if invitation is None:
+        return
+    event, who = invitation.event, (invitation.invited_by.get_username() if invitation.invited_by_id else "An organizer")
+    subject = f"[{event.name}] {who} invites you to co-organize"
+    body = (f"{who} invites you to co-organize {event.name}. You organize it only once you accept:\n"
+            f"{site_url(reverse('organizer-invitation', args=[invitation.pk]))}\n\n"
+            "If you do not know this event, decline or ignore this mail: nothing changes until you accept.")
+    deliver(invitation.user, [ACCOUNT], f"organizer-invitation:{invitation.pk}", subject, body)
+
+
 # --- the receivers ----------------------------------------------------------------------------------
 
 def _status_written(created, update_fields):
@@ -392,8 +443,9 @@ def _status_written(created, update_fields):
 def report_saved(sender, instance, created, update_fields=None, raw=False, **kwargs):
     if raw or not _status_written(created, update_fields):
         return
-    if instance.status == Report.Status.AWAITING_OPPONENT:
-        _after_commit(report_waiting, instance.pk)
+    if instance.status == Report.Status.AWAITING_OPPONENT or (
+            instance.status == Report.Status.CHECKED and instance.confirm_by is None):
+        _after_commit(report_waiting, instance.pk)  # to the opponent, or to the organizers when nobody can answer
     elif instance.status == Report.Status.DISPUTED and instance.answered_by_id is not None:
         # A general disputed it (the engine's disputes go out with its verdict, below).
         _after_commit(report_disputed, instance.pk)
@@ -422,3 +474,9 @@ def verdict_written(sender, adjudication, report, **kwargs):
 def audit_written(sender, instance, created, raw=False, **kwargs):
     if created and not raw and instance.action in PAIRING_ACTIONS:
         _after_commit(pairings_made, instance.event_id)
+
+
+@receiver(post_save, sender="tournaments.OrganizerInvitation", dispatch_uid="notifications.organizer_invited")
+def organizer_invitation_saved(sender, instance, created, raw=False, **kwargs):
+    if created and not raw:
+        _after_commit(organizer_invited, instance.pk)

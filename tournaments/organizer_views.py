@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 
 from tournaments import confirmation, membership, reporting, rules, seasons, services
-from tournaments.domain import DomainError
+from tournaments.domain import DomainError, NotAllowed
 from tournaments.forms import (
     CloseSeasonForm,
     DisqualifyForm,
@@ -20,7 +20,7 @@ from tournaments.forms import (
     SeasonForm,
     show_refusal,
 )
-from tournaments.models import Battle, Event, General, Registration
+from tournaments.models import Battle, Event, General, OrganizerInvitation, Registration
 
 
 def organizer_event(request, slug):
@@ -66,6 +66,9 @@ def _dashboard(request, event, **forms):
         "matches": forms.get("matches"),
         "typed_name": forms.get("typed_name"),
         "organizers": event.organizers.order_by("username"),
+        "owns_event": rules.owns(request.user, event),
+        "organizer_invitations": event.organizer_invitations.filter(
+            status=OrganizerInvitation.Status.PENDING).select_related("user", "invited_by"),
         "organizer_form": forms.get("organizer_form") or OrganizerForm(),
         "invitations": event.invitations.select_related("general"),
         "offers": services.disqualification_offers(event),
@@ -106,6 +109,7 @@ def event_manage(request, slug):
                "schedule_battle": _schedule_battle, "close_season": _close_season,
                "reopen_season": _reopen_season, "remove_battle": _remove_battle,
                "add_organizer": _add_organizer, "remove_organizer": _remove_organizer,
+               "withdraw_organizer_invitation": _withdraw_organizer_invitation, "hand_over": _hand_over,
                "withdraw": _withdraw, "set_window": _set_window}.get(action)
     if handler is None:
         messages.error(request, "Unknown step.")
@@ -173,26 +177,75 @@ def _set_window(request, event):
 
 
 def _add_organizer(request, event):
+    """Invites a co-organizer; they organize once they accept (the invitation is mailed to them)."""
     form = OrganizerForm(request.POST)
     if form.is_valid():
         try:
-            user = membership.add_organizer(event, form.cleaned_data["username"], actor=request.user)
+            invitation = membership.invite_organizer(event, form.cleaned_data["username"], actor=request.user)
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"{user.get_username()} organizes {event.name} with you now.")
+            messages.success(request, f"{invitation.user.get_username()} is invited to organize {event.name}; "
+                                      "they organize it once they accept.")
             return redirect("event-manage", slug=event.slug)
     return _dashboard(request, event, organizer_form=form)
+
+
+def _withdraw_organizer_invitation(request, event):
+    invitation = get_object_or_404(event.organizer_invitations, pk=request.POST.get("invitation") or 0)
+    try:
+        membership.withdraw_organizer_invitation(invitation, actor=request.user)
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"The invitation of {invitation.user.get_username()} is withdrawn.")
+    return redirect("event-manage", slug=event.slug)
 
 
 def _remove_organizer(request, event):
     try:
         user = membership.remove_organizer(event, request.POST.get("username", ""), actor=request.user)
+    except NotAllowed as error:  # e.g. the owner: 403 with the sentence
+        return refused(request, str(error))
     except DomainError as error:
         messages.error(request, str(error))
     else:
         messages.success(request, f"{user.get_username()} no longer organizes {event.name}.")
     return redirect("event-manage", slug=event.slug)
+
+
+def _hand_over(request, event):
+    try:
+        membership.hand_over(event, request.POST.get("username", ""), actor=request.user)
+    except NotAllowed as error:
+        return refused(request, str(error))
+    except DomainError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{request.POST.get('username')} owns {event.name} now.")
+    return redirect("event-manage", slug=event.slug)
+
+
+@login_required
+def organizer_invitation(request, pk):
+    """The invited account's page: which event, who invites, accept or decline."""
+    invitation = get_object_or_404(OrganizerInvitation.objects.filter(user=request.user)
+                                   .select_related("event", "invited_by"), pk=pk)
+    if request.method == "POST":
+        accept = request.POST.get("answer") == "accept"
+        try:
+            membership.answer_organizer_invitation(invitation, user=request.user, accept=accept)
+        except NotAllowed as error:
+            return refused(request, str(error))
+        except DomainError as error:
+            messages.error(request, str(error))
+        else:
+            if accept:
+                messages.success(request, f"You organize {invitation.event.name} now.")
+                return redirect("event-manage", slug=invitation.event.slug)
+            messages.success(request, f"You declined to organize {invitation.event.name}.")
+        return redirect("organizer-invitation", pk=invitation.pk)
+    return render(request, "tournaments/organizer/invitation.html", {"invitation": invitation})
 
 
 def _close_registration(request, event):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import segno
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
@@ -24,8 +25,6 @@ from tournaments.organizer_views import organizer_event, refused
 from tournaments.queries import schedule_by_round
 from tournaments.views import visible_events
 
-ARCHIVE_MAX_BYTES = 20 * 1024 * 1024
-
 
 class ArchiveImportForm(forms.Form):
     archive = forms.FileField(help_text="A .json event archive downloaded from a WARLINE Organized Play site.")
@@ -34,16 +33,10 @@ class ArchiveImportForm(forms.Form):
 
     def clean_archive(self):
         upload = self.cleaned_data["archive"]
-        if upload.size > ARCHIVE_MAX_BYTES:
-            raise forms.ValidationError(f"The file is larger than {ARCHIVE_MAX_BYTES // (1024 * 1024)} MB.")
-        try:
-            return json.loads(upload.read().decode("utf-8"))
-        except UnicodeDecodeError:
-            raise forms.ValidationError("The file is not UTF-8 text: an archive is a JSON file.") from None
-        except json.JSONDecodeError as error:
-            from tournaments.reporting import json_error_text
-
-            raise forms.ValidationError(f"The file is not valid JSON: {json_error_text(error)}.") from None
+        try:  # the API's size, depth and number limits (archive.read_archive)
+            return archive.read_archive(upload.read(settings.OPP_MAX_REQUEST_BYTES + 1))
+        except archive.ArchiveError as error:
+            raise forms.ValidationError(str(error)) from None
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass
 from itertools import groupby
 
@@ -206,17 +207,39 @@ def scoreboard_document(event, latest_count=8):
 _SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")
 
 
-def scoreboard_head_key(slug):
-    return f"scoreboard-head:{slug}"
+def scoreboard_head_key(slug, generation=""):
+    return f"scoreboard-head:{slug}:{generation}"
+
+
+def _head_generation_key(slug):
+    return f"scoreboard-generation:{slug}"
+
+
+def head_generation(slug):
+    """The event's head generation: a token that every change of the event replaces (never reused,
+    so a key evicted and made again cannot bring an old head back)."""
+    key = _head_generation_key(slug)
+    generation = cache.get(key)
+    if generation is None:
+        cache.add(key, uuid.uuid4().hex, timeout=HEAD_GENERATION_SECONDS)
+        generation = cache.get(key)
+    return generation
+
+
+HEAD_GENERATION_SECONDS = 24 * 3600
 
 
 def scoreboard_head(slug):
     """What a polling screen needs to decide between 304 and a body, without touching the database
     while nothing changes: {"event": pk, "published", "revision", "at"} or None (no such event).
-    `forget_scoreboard_head` drops it when the event changes (see tournaments/signals.py)."""
+
+    The head is cached under the event's current generation, read BEFORE the database: a poll that
+    read the revision just before a change committed writes its head under the generation that the
+    change replaced (`forget_scoreboard_head`), where no poll looks any more, so it can never be
+    served after the change (a plain delete-then-set let such a poll put the old revision back)."""
     if not _SLUG.fullmatch(slug):  # no event has it, and it would make a cache key memcached refuses
         return None
-    key = scoreboard_head_key(slug)
+    key = scoreboard_head_key(slug, head_generation(slug))
     head = cache.get(key)
     if head is None:
         from tournaments.models import Event
@@ -232,7 +255,8 @@ def scoreboard_head(slug):
 
 
 def forget_scoreboard_head(slug):
-    cache.delete(scoreboard_head_key(slug))
+    """A new generation: heads cached under the old one, also those still being written, are never read."""
+    cache.set(_head_generation_key(slug), uuid.uuid4().hex, timeout=HEAD_GENERATION_SECONDS)
 
 
 def cached_scoreboard(event_pk, revision_id):

@@ -11,19 +11,27 @@ the report, including the replay text exactly as uploaded.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
 import time
+from datetime import timedelta
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments import jobs, rules, seasons, services
+from tournaments import jobs, locks, rules, seasons, services
 from tournaments.domain import Conflict, DomainError, NotAllowed  # noqa: F401  (callers catch it from here)
 from tournaments.models import Adjudication, Battle, Event, Report
-from tournaments.verdicts import compare_with_report, player_1_of_replay, same_battle
+from tournaments.verdicts import (
+    compare_with_report,
+    header_sentence,
+    log_sides,
+    player_1_of_replay,
+    same_battle,
+)
 
 MAX_REPLAY_BYTES = 1024 * 1024
 logger = logging.getLogger(__name__)
@@ -130,18 +138,68 @@ def refuse_stray_winner(kind, winner):
 
 DECIDED = ("This battle has a counted result: only an organizer's correction changes it now (R69), "
            "not a new report.")
+REPLACED = "A newer report replaced it."
+EVIDENCE = ("Sent while the battle is disputed: evidence for the organizer, who decides (the dispute stands "
+            "until the general who disputed withdraws it or confirms, or an organizer decides).")
+BEING_ADJUDICATED_STATUSES = (Report.Status.QUEUED, Report.Status.ADJUDICATING)
+# The opponent answers (confirms, disputes, reports too) as soon as a report exists, also while its
+# replay waits for the engine; only the window waits for the verdict.
+ANSWERABLE = (*Report.AWAITING_STATUSES, *BEING_ADJUDICATED_STATUSES)
+
+# R93: how often one account may report one battle, and battles in all, in an hour.
+REPORTS_PER_BATTLE_PER_HOUR = 5
+REPORTS_PER_PLAYER_PER_HOUR = 30
+REPORT_LIMIT_WINDOW = timedelta(hours=1)
+
+
+def refuse_report_flood(battle, user, now=None):
+    """R93: a general reports one battle at most REPORTS_PER_BATTLE_PER_HOUR times in any hour, and at
+    most REPORTS_PER_PLAYER_PER_HOUR reports in all; beyond, 409 with the time to wait."""
+    now = now or timezone.now()
+    since = now - REPORT_LIMIT_WINDOW
+    for reports, limit, what in (
+            (Report.objects.filter(battle=battle, reported_by=user, created_at__gt=since),
+             REPORTS_PER_BATTLE_PER_HOUR, "this battle"),
+            (Report.objects.filter(reported_by=user, created_at__gt=since), REPORTS_PER_PLAYER_PER_HOUR,
+             "battles")):
+        recent = list(reports.order_by("-created_at").values_list("created_at", flat=True)[:limit])
+        if len(recent) >= limit:
+            wait = recent[-1] + REPORT_LIMIT_WINDOW - now
+            minutes = max(1, -(-int(wait.total_seconds()) // 60))
+            raise Conflict(f"You have reported {what} {limit} times in the last hour: you may report again in "
+                           f"{minutes} minute{'s' if minutes != 1 else ''} (R93).")
+
+
+def _sides_of_upload(battle, replay_text, player_1):
+    """R92, R109: the log's header is the battle's (board, variants, generals in the stated order),
+    checked before the engine runs; returns the general who played `p1`."""
+    document = json.loads(replay_text)
+    problem = header_sentence(document, battle, player_1)
+    if problem:
+        raise DomainError(problem, field="replay")
+    mapped, _source, _problem = log_sides(document, battle, player_1)
+    return mapped["p1"]
+
+
+def window_end(report, now=None):
+    """When a general's report counts by itself: the event's window from `now`, once the opponent can
+    act (at once without a replay, when the verdict is in with one); never while nobody can answer."""
+    opponent = rules.opponent_of_reporter(report)
+    if opponent is None or rules.cannot_answer(opponent):
+        return None
+    return (now or timezone.now()) + report.battle.event.confirmation_window
 
 
 @transaction.atomic
 def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by=None, player_1=None,
                   replay=""):
     """A general of the battle or an organizer reports its result (R75). An organizer's report counts
-    at once. A general's report waits for the opponent, with the event's confirmation window; with a
-    replay the engine checks it first. When the opponent has a report waiting for this general, this
-    one answers it: the same result, or a replay of the same battle as theirs the engine agreed
-    with, confirms it at once; another result disputes both for an organizer."""
-    battle = Battle.objects.select_for_update(of=("self",)).select_related(
-        "event", "general_a", "general_b").get(pk=battle.pk)
+    at once. A general's report waits for the opponent, with the event's confirmation window (from
+    when the opponent can act: with a replay, once the engine's verdict is in). When the opponent has
+    a report waiting for this general, this one answers it: the same result (and, with two replays,
+    the same log with the same sides, R92) confirms it at once; anything else disputes both for an
+    organizer. While a general's dispute stands, a new report is evidence and changes nothing else."""
+    battle = locks.battle(battle)  # the lock order: event, battle, reports (tournaments/locks.py)
     rules.require(rules.may_report(user, battle),
                   "Only the two generals of this battle and the event's organizers may report it.")
     seasons.refuse_report(battle)  # a closed season's battle, a decided playoff (R24)
@@ -149,31 +207,66 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
         raise Conflict(DECIDED)
     if battle.event.state == Event.State.COMPLETE:
         raise Conflict(f"{battle.event.name} is complete.")
-    if battle.reports.filter(status__in=[Report.Status.QUEUED, Report.Status.ADJUDICATING]).exists():
+    # R90: an organizer whose own general plays this battle reports as a general (it waits).
+    organizer = rules.organizes_battle(user, battle)
+    being_adjudicated = battle.reports.filter(status__in=BEING_ADJUDICATED_STATUSES)
+    if not organizer:
+        being_adjudicated = being_adjudicated.filter(reported_by=user)
+    if being_adjudicated.exists():
         raise Conflict("A replay of this battle is being adjudicated; wait for its verdict before reporting "
                        "again.")
+    disputed = rules.dispute_open(battle)
+    if organizer and disputed:
+        raise Conflict("A general disputed this battle's report: decide it with a reason (the organizer's result "
+                       "form, or `override`), not with a report.")
+    if not organizer:
+        refuse_report_flood(battle, user)
     replay_text = read_replay_upload(replay)
     condition = condition if kind == Battle.Kind.VICTORY else ""
     _check_outcome_shape(battle, kind, winner, condition, forfeited_by, player_1, replay_text)
+    if replay_text:
+        player_1 = _sides_of_upload(battle, replay_text, player_1)
 
-    # R90: an organizer whose own general plays this battle reports as a general (it waits).
-    organizer = rules.organizes_battle(user, battle)
     mine = rules.general_of(user)
-    answering = None
-    for older in battle.reports.filter(status__in=Report.OPEN_STATUSES).select_related("reported_by"):
-        if not organizer and older.status in Report.AWAITING_STATUSES and rules.may_answer(user, older):
+    answering = contrary = None
+    claim = (kind, getattr(winner, "pk", None), condition or "", getattr(forfeited_by, "pk", None))
+    for older in [] if disputed else battle.reports.filter(status__in=Report.OPEN_STATUSES).select_related(
+            "reported_by"):
+        if not organizer and older.status in ANSWERABLE and rules.may_answer(user, older):
             answering = older  # the opponent's report waiting for this general
             continue
+        if not organizer and rules.may_answer(user, older) and older.claim() != claim:
+            contrary = older  # the opponent's report the engine disputed or could not adjudicate
+            continue
         if organizer or rules.reporting_general(older) == mine:
-            older.status, older.status_reason = Report.Status.SUPERSEDED, "A newer report replaced it."
+            older.status, older.status_reason = Report.Status.SUPERSEDED, REPLACED
+            older.confirm_by = None
             _save_status(older)
-    report = Report.objects.create(
+    if disputed:
+        status, reason = Report.Status.DISPUTED, EVIDENCE
+    elif contrary is not None:
+        # Nobody counts alone: the opponent's own report says otherwise, even if the engine disputed
+        # it, so the window must not count this one over it (R92).
+        status = Report.Status.DISPUTED
+        reason = (f"Contradicts {contrary.reported_by.username}'s report ({_claim_text(contrary)}), which is "
+                  "still open; an organizer decides.")
+    elif replay_text:
+        status, reason = Report.Status.QUEUED, ""
+    else:
+        status, reason = Report.Status.AWAITING_OPPONENT, ""
+    report = Report(
         battle=battle, reported_by=user, kind=kind, winner=winner, condition=condition,
-        forfeited_by=forfeited_by, player_1=player_1, replay=replay_text,
-        status=Report.Status.QUEUED if replay_text else Report.Status.AWAITING_OPPONENT,
-        confirm_by=None if organizer else timezone.now() + battle.event.confirmation_window)
+        forfeited_by=forfeited_by, player_1=player_1, replay=replay_text, status=status, status_reason=reason,
+        replay_sha256=hashlib.sha256(replay_text.encode()).hexdigest() if replay_text else "",
+        replay_bytes=len(replay_text.encode()) if replay_text else None)
+    if status == Report.Status.AWAITING_OPPONENT and not organizer and answering is None:
+        report.confirm_by = window_end(report)
+        report.status_reason = rules.cannot_answer(rules.opponent_of_reporter(report)) or ""
+    report.save()
     services.audit(battle.event, user, "result reported", services.battle_subject(battle),
                    after=report_snapshot(report))
+    if contrary is not None:
+        services.audit(battle.event, user, "report disputed", services.battle_subject(battle), reason=reason)
     if organizer:
         apply_report(report, user, Report.Status.CONFIRMED, "Reported by an organizer.")
     elif answering is not None:
@@ -185,29 +278,39 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     return report
 
 
+def _disagreement(waiting, report, name):
+    """Why the opponent's report does not confirm the waiting one, or None when it does (R92)."""
+    if waiting.claim() != report.claim():
+        return f"{name} reported another result ({_claim_text(report)}); an organizer decides."
+    if waiting.player_1_id and report.player_1_id and waiting.player_1_id != report.player_1_id:
+        return (f"{name} reported {report.player_1.name} as Player-1, {waiting.reported_by.username} reported "
+                f"{waiting.player_1.name}; an organizer decides.")
+    if waiting.replay and report.replay and not same_battle(waiting.replay, report.replay):
+        return f"{name} uploaded another log of this battle than {waiting.reported_by.username}; an organizer decides."
+    return None
+
+
 def _answer_with_report(waiting, report, user):
-    """The opponent reported too: agreement confirms the waiting report, disagreement disputes both."""
-    same_log = bool(waiting.replay and report.replay and same_battle(waiting.replay, report.replay))
-    if waiting.claim() == report.claim() or (same_log and waiting.status == Report.Status.CHECKED):
-        why = ("Both generals uploaded a replay of the same battle." if same_log
-               else "Both generals reported the same result.")
-        apply_report(waiting, user, Report.Status.CONFIRMED, why)
-        if waiting.claim() == report.claim():
-            report.status, report.status_reason = Report.Status.CONFIRMED, why
-        else:  # the same log as a report the engine checked: that report's result is the battle's
-            report.status = Report.Status.SUPERSEDED
-            report.status_reason = f"{why} The engine checked the other report's result; it counts."
+    """The opponent reported too: the same result (with the same sides and, when both uploaded one,
+    the same log) confirms the waiting report; anything else disputes both (R92). A replay never
+    confirms a report whose result it does not match."""
+    name = rules.general_of(user).name
+    problem = _disagreement(waiting, report, name)
+    if problem is None:
+        why = "Both generals reported the same result."
+        result = {} if waiting.player_1_id or not report.player_1_id else {"player_1": report.player_1}
+        apply_report(waiting, user, Report.Status.CONFIRMED, why, **result)
+        report.status, report.status_reason = Report.Status.CONFIRMED, why
         report.confirm_by, report.answered_by = None, user
         _save_status(report)
         return
-    name = rules.general_of(user).name
     waiting.status, waiting.answered_by = Report.Status.DISPUTED, user
-    waiting.status_reason = f"{name} reported another result ({_claim_text(report)}); an organizer decides."
+    waiting.status_reason = problem
     waiting.confirm_by = None
     _save_status(waiting)
     report.status, report.confirm_by = Report.Status.DISPUTED, None
-    report.status_reason = (f"Contradicts {waiting.reported_by.username}'s report ({_claim_text(waiting)}); "
-                            "an organizer decides.")
+    report.status_reason = (f"Answers {waiting.reported_by.username}'s report ({_claim_text(waiting)}) and does "
+                            "not match it; an organizer decides.")
     _save_status(report)
     services.audit(report.battle.event, user, "report disputed", services.battle_subject(report.battle),
                    reason=waiting.status_reason)
@@ -253,26 +356,41 @@ def apply_report(report, actor, status, reason, *, action=None, **result_overrid
     report.confirm_by = None
     _save_status(report)
     report.recorded = recorded
+    drop_superseded_replays(report.battle)
     return recorded
 
 
-def locked_report(report):
-    return Report.objects.select_for_update(of=("self",)).select_related(
-        "battle", "battle__event", "battle__general_a", "battle__general_b", "reported_by").get(
-        pk=getattr(report, "pk", report))
+def drop_superseded_replays(battle):
+    """R94: once a battle's result counts, the replay text of each report its own general replaced
+    by a newer one is dropped; its digest and size stay (`replay_sha256`, `replay_bytes`), and so does
+    its verdict. Kept whole: the replay of the report that counted, of every report that was open
+    when the battle was decided (a disputed one among them), and of any the engine contradicted."""
+    if not Battle.objects.filter(pk=battle.pk).exclude(kind="").exists():
+        return 0
+    return (Report.objects.filter(battle=battle, status=Report.Status.SUPERSEDED, status_reason=REPLACED)
+            .exclude(replay="").exclude(adjudication__agrees=False)
+            .update(replay=""))
+
+
+def locked_report(report, *, wait=True):
+    """The report read again after taking its event's, its battle's and its own lock, in that order
+    (tournaments/locks.py), so that every step on a report decides on its latest state."""
+    return locks.report(report, wait=wait)
 
 
 @transaction.atomic
 def confirm_report(report, *, user):
-    """The opponent confirms a report (or an organizer does, for any open report). The returned
-    report carries `recorded` (its `offer_disqualification` is the R68 offer, if any)."""
+    """The opponent confirms a report (also while its replay waits for the engine, or one they
+    disputed themselves), or an organizer does, for any open report. The returned report carries
+    `recorded` (its `offer_disqualification` is the R68 offer, if any)."""
     report = locked_report(report)
     organizer = rules.may_decide(user, report)
     rules.require(organizer or rules.may_answer(user, report),
                   "Only the opponent of the general who reported, or an organizer, may confirm it.")
-    if report.status not in (*Report.AWAITING_STATUSES, Report.Status.DISPUTED, Report.Status.FAILED):
+    if report.status not in (*ANSWERABLE, Report.Status.DISPUTED, Report.Status.FAILED):
         raise Conflict(f"This report cannot be confirmed: it is {report.get_status_display().lower()}.")
-    rules.require(report.is_awaiting_opponent or organizer, "Only an organizer decides a disputed report.")
+    rules.require(organizer or report.status in ANSWERABLE or rules.may_withdraw_dispute(user, report),
+                  "Only an organizer decides a report the engine disputed or could not adjudicate.")
     seasons.refuse_report(report.battle)  # a closed season's battle, a decided playoff (R24)
     who = "an organizer" if organizer else "the opponent"
     apply_report(report, user, Report.Status.CONFIRMED, f"Confirmed by {who}.")
@@ -281,10 +399,13 @@ def confirm_report(report, *, user):
 
 @transaction.atomic
 def dispute_report(report, *, user, reason):
+    """The opponent disputes a report, also while its replay waits for the engine (the engine's
+    verdict is then evidence for the organizer). The dispute stands until they withdraw it or confirm,
+    or an organizer decides."""
     report = locked_report(report)
     rules.require(rules.may_answer(user, report),
                   "Only the opponent of the general who reported may dispute the report.")
-    if not report.is_awaiting_opponent:
+    if report.status not in ANSWERABLE:
         raise Conflict(f"This report cannot be disputed: it is {report.get_status_display().lower()}.")
     if not reason.strip():
         raise DomainError("Say what is wrong with the report, for the organizer.", field="reason")
@@ -293,6 +414,49 @@ def dispute_report(report, *, user, reason):
     _save_status(report)
     services.audit(report.battle.event, user, "report disputed", services.battle_subject(report.battle),
                    reason=reason.strip())
+    return report
+
+
+def _status_after_withdrawal(report):
+    """Where a report stands once its dispute is withdrawn: what the engine made of it (checked, or
+    disputed by the engine), still with the engine, or waiting for the opponent."""
+    adjudication = Adjudication.objects.filter(report=report).first()
+    if adjudication is None:
+        return Report.Status.AWAITING_OPPONENT, ""
+    if adjudication.state == Adjudication.State.DONE:
+        if adjudication.agrees:
+            return Report.Status.CHECKED, "Checked by the engine."
+        return Report.Status.DISPUTED, adjudication.disagreement
+    if adjudication.state == Adjudication.State.FAILED:
+        return Report.Status.FAILED, f"Adjudication failed ({adjudication.last_error[:300]}); an organizer decides."
+    if adjudication.state == Adjudication.State.RUNNING:
+        return Report.Status.ADJUDICATING, ""
+    return Report.Status.QUEUED, ""
+
+
+@transaction.atomic
+def withdraw_dispute(report, *, user, reason=""):
+    """The general who disputed a report takes the dispute back: the report waits for them again, with
+    a new confirmation window (unless the engine disputed it too), and the reports the dispute left open
+    on the battle (theirs, the reporter's evidence) are closed as replaced. Audited."""
+    report = locked_report(report)
+    rules.require(rules.may_answer(user, report), "Only the general who disputed this report may withdraw the dispute.")
+    if not rules.may_withdraw_dispute(user, report):
+        raise Conflict(f"This report is not disputed by you: it is {report.get_status_display().lower()}.")
+    if report.battle.kind:
+        raise Conflict(DECIDED)
+    others = Report.objects.filter(battle=report.battle, status__in=Report.OPEN_STATUSES).exclude(pk=report.pk)
+    others.update(status=Report.Status.SUPERSEDED, confirm_by=None, updated_at=timezone.now(),
+                  status_reason="The dispute was withdrawn; the disputed report waits for confirmation again.")
+    status, why = _status_after_withdrawal(report)
+    name = rules.general_of(user).name
+    report.status, report.answered_by, report.confirm_by = status, None, None
+    report.status_reason = f"{name} withdrew the dispute. {why}".strip()
+    if status in Report.AWAITING_STATUSES:
+        report.confirm_by = window_end(report)
+    _save_status(report)
+    services.audit(report.battle.event, user, "dispute withdrawn", services.battle_subject(report.battle),
+                   reason=(reason or "").strip())
     return report
 
 
@@ -324,7 +488,12 @@ def decide_battle(battle, *, user, reason="", **outcome):
     """An organizer's result on the battle page or `POST /battles/{id}/result/`: it overrides the
     open report if there is one, corrects a counted result, or records a first result. Overrides and
     corrections need a reason (R69, R76)."""
+    seen = (battle.kind, battle.decided_at)  # the result the organizer decided on
+    battle = locks.battle(battle)  # read again under the lock order (tournaments/locks.py)
     rules.require(rules.organizes_battle(user, battle), rules.decide_refusal(user, battle))  # R90
+    if (battle.kind, battle.decided_at) != seen:  # another organizer or a confirmation came first
+        raise Conflict(f"This battle's result changed while you were deciding it (now: {battle.outcome_text()}): "
+                       "look at it again, and correct it with a reason if it is still wrong.")
     refuse_stray_winner(outcome.get("kind"), outcome.get("winner"))
     open_report = battle.reports.filter(status__in=Report.OPEN_STATUSES).exclude(
         status__in=[Report.Status.QUEUED, Report.Status.ADJUDICATING]).first()
@@ -333,7 +502,9 @@ def decide_battle(battle, *, user, reason="", **outcome):
         return report.recorded
     if battle.kind and not (reason or "").strip():
         raise DomainError("This battle has a result already: give a reason for the correction.", field="reason")
-    return services.record_result(battle, actor=user, reason=reason, **outcome)
+    recorded = services.record_result(battle, actor=user, reason=reason, **outcome)
+    drop_superseded_replays(recorded.battle)
+    return recorded
 
 
 def open_reports(event):
@@ -343,7 +514,9 @@ def open_reports(event):
     reports = (Report.objects.filter(battle__event=event, status__in=Report.OPEN_STATUSES)
                .select_related("battle", "battle__event", "battle__general_a", "battle__general_b", "battle__group", "winner",
                                "reported_by"))
-    return sorted(reports, key=lambda r: (order[r.status], r.created_at))
+    # A report nobody can answer (no window: an unclaimed or unreachable opponent) is the organizer's to decide.
+    return sorted(reports, key=lambda r: (1 if r.is_awaiting_opponent and r.confirm_by is None else order[r.status],
+                                          r.created_at))
 
 
 # --- adjudication jobs ----------------------------------------------------------------------------
@@ -440,6 +613,13 @@ def adjudicate(adjudication_id):
         status = {"status": Report.Status.CHECKED,
                   "status_reason": (f"Checked by the engine, waiting for {opponent.name}." if opponent
                                     else "Checked by the engine.")}
+        # The window measures the opponent's time: it starts now that the verdict is in. Nobody can
+        # answer for an unclaimed general: an organizer decides (an account deactivated meanwhile is
+        # caught when the window ends, `confirmation.confirm_expired`).
+        if opponent is not None and opponent.user_id is None:
+            status["status_reason"] = f"Checked by the engine. {rules.cannot_answer(opponent)}"
+        elif opponent is not None:
+            status["confirm_by"] = done["finished_at"] + report.battle.event.confirmation_window
         if report.player_1_id is None and comparison.player_1 is not None:
             status["player_1"] = comparison.player_1
     else:

@@ -2,12 +2,23 @@
 whole of it reads in one file.
 
 - Creating events is a permission site staff grant (`tournaments.organize_events`, in the admin or
-  with `manage.py grant_organizer`); an event's organizers may add co-organizers.
+  with `manage.py grant_organizer`). An event has an owner (its creator) whom nobody removes; the
+  owner may hand ownership to a co-organizer. Co-organizers are invited and accept, and hold the
+  organizer permission (or are staff).
 - A general belongs to its player (`General.user`). Only the player enters it into an event
   (self-registration, or accepting an invitation), withdraws it, renames it and claims it.
+- An unclaimed general belongs to the events that registered it (R96): only their organizers see or
+  renew its claim code, rename it or enter it into another event.
 - A result counts when both generals stand behind it or an organizer decided it: a general reports,
   the opponent confirms or disputes; a replay alone proves the battle is legal, not that it was played.
-  An organizer whose own general plays the battle reports it as a general (R90).
+  An organizer whose own general plays the battle reports it as a general (R90), and so does an
+  organizer appointed by one of the battle's generals (R95).
+- A replay's sides belong to the battle (R92): its ids and names must be the battle's generals, in
+  the order the report states; two uploads agree only with the same sides and the same result.
+- A dispute stays a dispute: only the general who disputed (withdrawing or confirming) or an
+  organizer (deciding, with a reason) ends it; a new report while it stands is evidence only.
+- Nobody counts alone: a report against an unclaimed general or an unreachable player waits for an
+  organizer (`cannot_answer`); the window measures the opponent's time only.
 - A report, its replay, its dispute and override reasons are for the battle's two generals and the
   event's organizers; the public sees the counted result and the engine's verdict summary.
 """
@@ -60,17 +71,80 @@ def plays_in(user, battle):
 def organizes_battle(user, battle):
     """R90: an organizer decides a battle (their report counts at once; they confirm, override and
     correct), unless their own general is one of its two: then they report and answer as a general,
-    their report waits for the opponent, and another organizer decides."""
-    return may_organize(user, battle.event) and not plays_in(user, battle)
+    their report waits for the opponent, and another organizer decides. R95: nor does an organizer
+    whom one of the battle's generals appointed (directly or through other appointees)."""
+    return (may_organize(user, battle.event) and not plays_in(user, battle)
+            and appointed_by_a_general_of(user, battle) is None)
 
 
 PLAYS_OWN_BATTLE = ("You are one of this battle's generals: your report waits for your opponent like any "
                     "general's, and another organizer of the event decides it (R90).")
+APPOINTED_BY_A_GENERAL = ("You organize this event because {appointer}, whose general plays this battle, "
+                          "appointed you: another organizer of the event decides it (R95).")
 
 
 def decide_refusal(user, battle):
     """The sentence refusing `user` an organizer's step on the battle."""
-    return PLAYS_OWN_BATTLE if may_organize(user, battle.event) else NOT_ORGANIZER
+    if not may_organize(user, battle.event):
+        return NOT_ORGANIZER
+    if plays_in(user, battle):
+        return PLAYS_OWN_BATTLE
+    appointer = appointed_by_a_general_of(user, battle)
+    return APPOINTED_BY_A_GENERAL.format(appointer=appointer.get_username()) if appointer else PLAYS_OWN_BATTLE
+
+
+def appointer_of(user, event):
+    """Who made `user` an organizer of `event`: the account that sent the organizer invitation they
+    accepted (R95 records "appointed by" there); None for the event's creator and for organizers
+    added before invitations existed."""
+    from tournaments.models import OrganizerInvitation
+
+    invitation = (OrganizerInvitation.objects.filter(event=event, user=user,
+                                                     status=OrganizerInvitation.Status.ACCEPTED)
+                  .select_related("invited_by").order_by("-answered_at", "-pk").first())
+    return invitation.invited_by if invitation is not None else None
+
+
+def appointed_by_a_general_of(user, battle):
+    """R95: the player of one of the battle's generals from whom `user`'s appointment as organizer
+    descends (they invited `user`, or invited who invited `user`, ...), or None."""
+    players = {battle.general_a.user_id, battle.general_b.user_id} - {None}
+    if not players or not _signed_in(user):
+        return None
+    seen, current = {user.pk}, user
+    while True:
+        appointer = appointer_of(current, battle.event)
+        if appointer is None or appointer.pk in seen:
+            return None
+        if appointer.pk in players:
+            return appointer
+        seen.add(appointer.pk)
+        current = appointer
+
+
+def may_be_organizer(user):
+    """Only accounts holding the organizer permission (or staff) become co-organizers (and owners)."""
+    return _signed_in(user) and user.is_active and (user.is_staff or user.has_perm(ORGANIZE_PERMISSION))
+
+
+def may_answer_organizer_invitation(user, invitation):
+    return _signed_in(user) and invitation.user_id == user.pk
+
+
+def owns(user, event):
+    return _signed_in(user) and event.owner_id == user.pk
+
+
+def may_hand_over(user, event):
+    """The owner hands ownership to a co-organizer (site staff too, for an owner who left)."""
+    return owns(user, event) or (_signed_in(user) and user.is_superuser)
+
+
+NOT_OWNER = "Only the event's owner hands its ownership over."
+OWNER_STAYS = ("{name} owns {event}: nobody removes the owner. The owner may hand ownership to a "
+               "co-organizer first.")
+NOT_ORGANIZER_MATERIAL = ("{name} does not hold the organizer permission: only accounts site staff granted it "
+                          "(`manage.py grant_organizer`) organize events.")
 
 
 def may_record_result(user, battle, *, attested=False):
@@ -92,22 +166,55 @@ def may_enter(user, general):
     return general.user_id is None or (_signed_in(user) and general.user_id == user.pk)
 
 
+def _organizes_an_event_of(user, general):
+    """Whether `user` organizes an event `general` is registered in (a withdrawn registration too)."""
+    return general.registrations.filter(event__organizers=user).exists()
+
+
+def may_manage_general(user, general):
+    """R96: an unclaimed general belongs to the events that registered it. Its claim code is shown or
+    renewed, and it is renamed, only by the organizers of those events (a general registered nowhere
+    yet: by the organizer who created it), and only while it is unclaimed; site staff too. Stops a
+    rival organizer from reading another event's walk-in's code and claiming it with a second account."""
+    if general.user_id is not None or not _signed_in(user):
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    if general.registrations.exists():
+        return _organizes_an_event_of(user, general)
+    return general.created_by_id == user.pk
+
+
+def may_register_unclaimed(user, general, event):
+    """R96: an unclaimed general enters another event only by an organizer of an event it already
+    plays in (it is registered there); one registered nowhere yet by any organizer of `event` unless
+    another organizer created it. Stops a rival organizer from entering another event's walk-in into a
+    hidden event of their own (where its code would be theirs to read)."""
+    if general.user_id is not None or not may_organize(user, event):
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    if general.registrations.exists():
+        return _organizes_an_event_of(user, general)
+    return general.created_by_id in (None, user.pk)
+
+
+NOT_YOUR_WALK_IN = ("{name} plays in another event: only the organizers of an event {name} is registered in "
+                    "enter them elsewhere, or their player once they claim them. Register a new general instead.")
+NOT_YOUR_GENERAL = ("Only the organizers of an event {name} is registered in (or site staff) manage this "
+                    "unclaimed general.")
+
+
 def may_rename(user, general):
     if not _signed_in(user):
         return False
     if general.user_id is not None:
         return general.user_id == user.pk or user.is_staff
-    return user.is_staff or general.created_by_id == user.pk or _organizes_an_event_of(user, general)
+    return may_manage_general(user, general)
 
 
 def may_see_claim_code(user, general):
-    return (general.user_id is None and _signed_in(user)
-            and (user.is_staff or general.created_by_id == user.pk or _organizes_an_event_of(user, general)))
-
-
-def _organizes_an_event_of(user, general):
-    return user.is_superuser or general.registrations.filter(event__organizers=user).exists() \
-        or general.invitations.filter(event__organizers=user).exists()
+    return may_manage_general(user, general)
 
 
 def may_answer_invitation(user, invitation):
@@ -159,6 +266,37 @@ def may_decide(user, report):
     """Organizers decide disputed and failed reports, and override any open one; not on a battle of
     their own general (R90)."""
     return organizes_battle(user, report.battle)
+
+
+def cannot_answer(general):
+    """Why nobody can answer a report against `general`, or None (nobody counts alone): an unclaimed
+    general has no player, an inactive account cannot sign in. Such a report waits for an organizer:
+    the confirmation window never counts it."""
+    if general is None:
+        return None
+    if general.user_id is None:
+        return (f"{general.name} is not claimed by a player, so nobody can confirm or dispute this report: "
+                "an organizer decides it.")
+    if not general.user.is_active:
+        return f"{general.name}'s player cannot be reached (the account is inactive): an organizer decides it."
+    return None
+
+
+def dispute_open(battle):
+    """A general disputed one of the battle's reports (by disputing it or by reporting another
+    result): the dispute stays until that general withdraws it or confirms, or an organizer decides.
+    The engine's disputes are not a general's: the reporter may correct them with a new report."""
+    from tournaments.models import Report
+
+    return battle.reports.filter(status=Report.Status.DISPUTED, answered_by__isnull=False).exists()
+
+
+def may_withdraw_dispute(user, report):
+    """Only the general who disputed a report withdraws the dispute."""
+    from tournaments.models import Report
+
+    return (report.status == Report.Status.DISPUTED and report.answered_by_id is not None
+            and _signed_in(user) and report.answered_by_id == user.pk and may_answer(user, report))
 
 
 def may_see_reports(user, battle):

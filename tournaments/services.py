@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
 
-from tournaments import rules, seasons
+from tournaments import locks, rules, seasons
 from tournaments.domain import (
     BattleResult,
     Conflict,
@@ -70,8 +70,8 @@ def battle_snapshot(battle):
 
 
 def _locked(event):
-    """Serialise concurrent steps on one event (a row lock on PostgreSQL)."""
-    return Event.objects.select_for_update().get(pk=event.pk)
+    """Serialise concurrent steps on one event: lock 1 of the one lock order (tournaments/locks.py)."""
+    return locks.event(event)
 
 
 # --- events and rules ---------------------------------------------------------------------------
@@ -107,12 +107,21 @@ def create_event(*, name, slug, kind=Event.Kind.TOURNAMENT, organizers=(), varia
     if Event.objects.filter(slug=slug).exists():
         raise DomainError(f"The address {slug!r} is taken by another event: choose another.", field="slug")
     _check_pair_limit_setting(details.get("pair_battles_per_season"))
+    check_board_setting(details)
+    for field in ("board_width", "board_height"):
+        if details.get(field) is None:
+            details.pop(field, None)  # the page's empty field: 7
     event = Event.objects.create(
         name=name, slug=slug, kind=kind, variants=validate_variants(list(variants), battalion_count),
         battalion_count=battalion_count, forfeit_award_opp=forfeit_award_opp,
         forfeit_counts_as_victory=forfeit_counts_as_victory, forfeits_to_disqualify=forfeits_to_disqualify,
         confirmation_minutes=confirmation_minutes or DEFAULT_CONFIRMATION_MINUTES[kind], **details)
-    event.organizers.set(list(organizers) or ([actor] if actor else []))
+    organizers = list(organizers) or ([actor] if actor else [])
+    event.organizers.set(organizers)
+    owner = actor if actor is not None and actor in organizers else next(iter(organizers), None)
+    if owner is not None:  # the creator owns the event; co-organizers cannot remove them
+        event.owner = owner
+        event.save(update_fields=["owner"])
     audit(event, actor, "event created", event.name, after=_rules_snapshot(event))
     return event
 
@@ -122,7 +131,18 @@ def _rules_snapshot(event):
             "forfeit_award_opp": event.forfeit_award_opp,
             "forfeit_counts_as_victory": event.forfeit_counts_as_victory,
             "forfeits_to_disqualify": event.forfeits_to_disqualify,
-            "pair_battles_per_season": event.pair_battles_per_season}
+            "pair_battles_per_season": event.pair_battles_per_season,
+            "board_width": event.board_width, "board_height": event.board_height}
+
+
+def check_board_setting(values):
+    """An event fixes its battlefield (R109: each side 1-26 zones, 7 x 7 by default); a reported
+    replay on another board is refused (R92)."""
+    for field in ("board_width", "board_height"):
+        value = values.get(field)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 26):
+            raise DomainError(f"The board's {field.removeprefix('board_')} is 1 to 26 zones (7 by default).",
+                              field=field)
 
 
 def _check_pair_limit_setting(value):
@@ -143,6 +163,7 @@ def change_rules(event, *, actor=None, reason="", **changes):
                        "battles per pair (R111) cannot change any more (all battles of an event use what was "
                        "elected at the outset).")
     _check_pair_limit_setting(changes.get("pair_battles_per_season"))
+    check_board_setting(changes)
     before = _rules_snapshot(event)
     allowed = set(before)
     unknown = set(changes) - allowed
@@ -189,6 +210,8 @@ def register(event, general, *, actor=None, seed=None):
     rules.require(rules.may_enter(actor, general), CONSENT.format(name=general.name))
     if general.user_id is None and actor is not None:
         rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+        rules.require(rules.may_register_unclaimed(actor, general, event),  # R96
+                      rules.NOT_YOUR_WALK_IN.format(name=general.name))
     refusal = registration_refusal(event)
     if refusal:
         raise Conflict(refusal)
@@ -421,9 +444,14 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
     `actor` is an organizer who does not play in the battle (R90), unless `attested`: the result of a
     report both sides stand behind, which `tournaments.reporting` checked (R75). `actor=None` is the
     server's own use (commands, the demo, automatic confirmation)."""
-    event = Event.objects.select_for_update().get(pk=battle.event_id)  # serialises the event's steps
-    battle = Battle.objects.select_for_update(of=("self",)).select_related(
+    event = locks.event(battle.event_id)  # the lock order: event, then battle (tournaments/locks.py)
+    battle = locks.battle(battle)
+    battle = Battle.objects.select_related(
         "event", "general_a", "general_b", "winner", "forfeited_by", "player_1").get(pk=battle.pk)
+    if attested and battle.is_decided:
+        # A report counts only on an undecided battle: an organizer's result won the race (R69).
+        raise Conflict("This battle has a counted result already (recorded at the same moment): only an "
+                       "organizer's correction changes it now (R69).")
     if actor is not None:
         rules.require(rules.may_record_result(actor, battle, attested=attested), rules.decide_refusal(actor, battle))
     if event.state == Event.State.COMPLETE:

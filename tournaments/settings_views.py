@@ -1,11 +1,13 @@
 """Two small settings pages: an event's details (organizers: name, description, venue, days, time
-zone) and a user's email notifications (/my/notifications/)."""
+zone) and a user's email notifications and API access (/my/notifications/)."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
 
-from tournaments import notifications, services
+from tournaments import accounts, notifications, services
 from tournaments.forms import EventDetailsForm
 from tournaments.models import Event, NotificationSettings
 from tournaments.organizer_views import organizer_event
@@ -58,4 +60,18 @@ def my_notifications(request):
         return redirect("my-notifications")
     kinds = [{"name": kind, "label": notifications.KINDS[kind], "on": prefs.wants(kind)}
              for kind in NotificationSettings.KINDS]
-    return render(request, "tournaments/my_notifications.html", {"kinds": kinds, "email": request.user.email})
+    token = Token.objects.filter(user=request.user).only("created").first()
+    return render(request, "tournaments/my_notifications.html", {"kinds": kinds, "email": request.user.email,
+                                                                 "token_created": token.created if token else None})
+
+
+@login_required
+@require_POST
+def revoke_api_token(request):
+    """The button on /my/notifications/: every API client signed in as this user is signed out."""
+    if accounts.revoke_api_tokens(request.user):
+        messages.success(request, "Your API token is revoked: clients using it are signed out. Sign in to the "
+                                  "API again for a new one.")
+    else:
+        messages.info(request, "You had no API token.")
+    return redirect("my-notifications")

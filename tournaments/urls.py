@@ -21,9 +21,11 @@ urlpatterns = [
     path("generals/<int:pk>/", views.general_detail, name="general-detail"),
     path("my/battles/", battle_views.my_battles, name="my-battles"),
     path("my/notifications/", settings_views.my_notifications, name="my-notifications"),
+    path("my/api-token/revoke/", settings_views.revoke_api_token, name="my-api-token-revoke"),
     path("claim/", player_views.claim_general, name="claim-general"),
     path("claim/<str:code>/", player_views.claim_general, name="claim-general-code"),
     path("events/<slug:slug>/join/", player_views.join_event, name="event-join"),
     path("events/<slug:slug>/withdraw/", player_views.withdraw_from_event, name="event-withdraw"),
     path("invitations/<int:pk>/answer/", player_views.answer_invitation, name="invitation-answer"),
+    path("organizer-invitations/<int:pk>/", organizer_views.organizer_invitation, name="organizer-invitation"),
 ]

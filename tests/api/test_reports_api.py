@@ -63,7 +63,9 @@ def test_strangers_may_not_report_and_the_opponent_answers(event_day):
     disputed = as_user(b.user).post(f"/api/v1/reports/{created['id']}/dispute/", {"reason": "No blunt"},
                                     format="json")
     assert disputed.status_code == 200 and disputed.json()["status"] == "disputed"
-    assert as_user(b.user).post(f"/api/v1/reports/{created['id']}/confirm/").status_code == 403
+    # A dispute stays: the reporter can neither confirm nor withdraw it (only Ben, or an organizer).
+    assert as_user(a.user).post(f"/api/v1/reports/{created['id']}/confirm/").status_code == 403
+    assert as_user(a.user).post(f"/api/v1/reports/{created['id']}/withdraw-dispute/").status_code == 403
     queue = as_user(organizer).get(f"/api/v1/events/{event.slug}/queue/").json()
     assert [r["id"] for r in queue] == [created["id"]]
     assert as_user(a.user).get(f"/api/v1/events/{event.slug}/queue/").status_code == 403

@@ -99,7 +99,7 @@ def test_two_matching_uploads_confirm_at_once(event_day, django_capture_on_commi
                                                                            meta={"tool": "B's phone"}))
     first.refresh_from_db()
     assert first.status == second.status == Report.Status.CONFIRMED
-    assert "same battle" in first.status_reason
+    assert "same result" in first.status_reason  # the same result and the same log, with the same sides (R92)
     assert battle.kind == "victory" and battle.winner == a
 
 
@@ -204,11 +204,13 @@ def test_without_the_granted_role_nobody_creates_events(client):
 
 def test_an_organizer_adds_and_removes_co_organizers(event_day):
     event, organizer, battle = event_day
-    User.objects.create_user("cora")
+    cora = grant_organizer_role(User.objects.create_user("cora"))
     org = as_user(organizer)
-    added = org.post(f"/api/v1/events/{event.slug}/organizers/", {"username": "cora"}, format="json")
-    assert added.status_code == 201 and {"username": "cora"} in added.json()
-    cora = User.objects.get(username="cora")
+    invited = org.post(f"/api/v1/events/{event.slug}/organizers/", {"username": "cora"}, format="json")
+    assert invited.status_code == 201 and invited.json()["status"] == "pending"
+    assert as_user(cora).get(f"/api/v1/events/{event.slug}/queue/").status_code == 403  # not before she accepts
+    accepted = as_user(cora).post(f"/api/v1/organizer-invitations/{invited.json()['id']}/accept/")
+    assert accepted.status_code == 200 and accepted.json()["status"] == "accepted"
     assert as_user(cora).get(f"/api/v1/events/{event.slug}/queue/").status_code == 200
     assert as_user(battle.general_a.user).post(f"/api/v1/events/{event.slug}/organizers/", {"username": "ada"},
                                                format="json").status_code == 403

@@ -7,11 +7,19 @@ REPLAYS = Path(__file__).parent / "replays"
 
 
 def replay_between(name, p1, p2, **changes):
-    """A stored example replay with its generals renamed to the battle's generals."""
+    """A stored example replay with its generals renamed to the battle's generals. The examples are
+    played on boards from 7 x 4 to 7 x 10, and an event fixes its board (R92, R109): the events both
+    generals play in are set to the example's board, as their organizer would have chosen it."""
+    from tournaments.models import Event
+
     document = json.loads((REPLAYS / f"{name}.json").read_text())
     document["generals"]["p1"]["name"] = p1.name
     document["generals"]["p2"]["name"] = p2.name
     document.update(changes)
+    board = document["rules"].get("board", {})
+    if getattr(p1, "pk", None) is not None and getattr(p2, "pk", None) is not None:
+        Event.objects.filter(registrations__general=p1).filter(registrations__general=p2).update(
+            board_width=board.get("width", 7), board_height=board.get("height", 7))
     return document
 
 

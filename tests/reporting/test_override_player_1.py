@@ -17,7 +17,7 @@ def test_an_override_of_an_engine_disputed_report_takes_player_1_from_the_replay
         report = reporting.submit_report(battle, user=b.user, kind="victory", winner=b, condition="crush",
                                          replay=replay_between("victory-shackle", a, b))
     report.refresh_from_db()
-    assert report.status == Report.Status.DISPUTED and report.player_1 is None
+    assert report.status == Report.Status.DISPUTED and report.player_1 == a  # the log's sides, when reported (R92)
     reporting.override_report(report, user=organizer, reason="The replay is right.", kind="victory", winner=a,
                               condition="shackle")
     battle.refresh_from_db()

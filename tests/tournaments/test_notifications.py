@@ -234,7 +234,8 @@ def test_the_api_reads_and_changes_the_choices(day):
     api.force_authenticate(ada)
     me = api.get("/api/v1/me/").json()
     assert me["email"] == "ada@example.org"
-    assert me["notifications"] == {"confirmations": True, "disputes": True, "verdicts": True, "pairings": True}
+    assert me["notifications"] == {"confirmations": True, "disputes": True, "verdicts": True, "pairings": True,
+                                   "decisions": True}
     response = api.patch("/api/v1/me/", {"notifications": {"pairings": False}}, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["notifications"]["pairings"] is False

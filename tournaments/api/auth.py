@@ -1,7 +1,9 @@
 """Signing in to the API, protected against guessing: the token endpoint has its own throttle
 (`API_THROTTLE_LOGIN` per client address, counted in the cache, which degrades to process memory
 when Redis is down) and shares the login form's lockout (django-axes: after `AXES_FAILURE_LIMIT`
-wrong passwords for one username from one address, that pair is locked out for `AXES_COOLOFF_TIME`)."""
+wrong passwords for one username from one address, that pair is locked out for `AXES_COOLOFF_TIME`), and
+the per-address limit on failed sign-ins whatever the usernames (tournaments/accounts.py). `DELETE` on the
+same address revokes the caller's tokens."""
 from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
 from django.http import JsonResponse
@@ -11,6 +13,7 @@ from rest_framework import serializers, status
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser
+from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
 
@@ -35,11 +38,27 @@ class LoginRateThrottle(ScopedRateThrottle):
 
 
 class TokenView(ObtainAuthToken):
-    """Exchanges a username and password for the user's API token."""
+    """Exchanges a username and password for the user's API token (POST); revokes it (DELETE)."""
 
     throttle_classes = [LoginRateThrottle]
     throttle_scope = "login"
     parser_classes = [JSONParser, FormParser]
+
+    def get_permissions(self):
+        # Signing in needs no credentials; signing a token out needs the user it belongs to.
+        return [IsAuthenticated()] if self.request.method == "DELETE" else []
+
+    def get_throttles(self):
+        return super().get_throttles() if self.request.method != "DELETE" else []
+
+    @extend_schema(operation_id="auth_token_destroy", request=None, responses={204: None}, tags=["auth"])
+    def delete(self, request, *args, **kwargs):
+        """Revokes your API tokens: every client using one is signed out. A new one is handed out at the
+        next sign-in (POST). Changing or resetting your password does the same."""
+        from tournaments.accounts import revoke_api_tokens
+
+        revoke_api_tokens(request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
         operation_id="auth_token_create",

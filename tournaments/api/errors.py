@@ -4,7 +4,7 @@
 
 `fields` is present when the problem is tied to input fields. A refused organized-play step is
 400 (`invalid`), 403 (`permission_denied`) when the user may not take it, or 409 (`conflict`)
-when the event's state forbids it.
+when the event's state forbids it or another request changed it at the same moment (a lost race).
 """
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DataError
@@ -15,6 +15,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from opp.middleware import too_large_sentence
 from tournaments.domain import Conflict, DomainError, NotAllowed
+from tournaments.locks import LOST_RACE, lost_race
 
 
 def _flatten(detail, prefix=""):
@@ -57,6 +58,10 @@ def exception_handler(exc, context):
     if isinstance(exc, SuspiciousOperation):  # e.g. too many fields or files in a form body
         return Response({"detail": f"The request cannot be read: {exc}", "code": "bad_request"},
                         status=status.HTTP_400_BAD_REQUEST)
+    if lost_race(exc):
+        # Another request won (a unique constraint backing an "at most one" rule, a deadlock): the
+        # loser is told, never a 500 (tournaments/locks.py).
+        return Response({"detail": LOST_RACE, "code": "conflict"}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, OverflowError | DataError):
         # An id or number beyond what the database stores (e.g. 2**70): bad input, not a server fault.
         return Response({"detail": "A number in the request is out of range.", "code": "invalid"},

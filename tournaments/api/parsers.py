@@ -2,7 +2,8 @@
 naming what is wrong) when it is not UTF-8 JSON, nests deeper than `MAX_JSON_DEPTH`, holds a number
 Python will not convert (more than 4,300 digits) or a string that is not Unicode text (a lone
 surrogate such as "\\ud800", which no database column can store). The body's size is bounded before
-any parsing (opp.middleware.RequestSizeLimitMiddleware)."""
+any parsing (opp.middleware.RequestSizeLimitMiddleware, settings.OPP_MAX_REQUEST_BYTES). `load_json` is
+the reading itself, shared with the archive import (page and `event_import`)."""
 import json
 import re
 
@@ -38,29 +39,42 @@ def _depth_and_lone_surrogate(document, look_for_surrogates):
     return deepest, None
 
 
-def read_json(raw: bytes):
-    """The document of a JSON body, or a ParseError saying what is wrong with it."""
+class JSONRefused(ValueError):
+    """JSON text refused by `load_json`, with the sentence saying why."""
+
+
+def load_json(raw: bytes, what="The body"):
+    """The document of JSON text with the API's limits (see the module's docstring), or `JSONRefused`
+    with a sentence starting with `what`. One reading for the API's bodies and the archive import."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise ParseError(f"The body is not UTF-8 text (byte {error.start} cannot be read).") from None
+        raise JSONRefused(f"{what} is not UTF-8 text (byte {error.start} cannot be read).") from None
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         from tournaments.reporting import json_error_text
 
-        raise ParseError(f"The body is not valid JSON: {json_error_text(error)}.") from None
+        raise JSONRefused(f"{what} is not valid JSON: {json_error_text(error)}.") from None
     except RecursionError:
-        raise ParseError(f"The body nests lists and objects deeper than {MAX_JSON_DEPTH} levels.") from None
+        raise JSONRefused(f"{what} nests lists and objects deeper than {MAX_JSON_DEPTH} levels.") from None
     except ValueError:  # int() refuses numbers of more than sys.get_int_max_str_digits() digits
-        raise ParseError("The body holds a number with more than 4,300 digits.") from None
+        raise JSONRefused(f"{what} holds a number with more than 4,300 digits.") from None
     depth, bad_string = _depth_and_lone_surrogate(document, bool(_SURROGATE_ESCAPE.search(raw)))
     if depth > MAX_JSON_DEPTH:
-        raise ParseError(f"The body nests lists and objects deeper than {MAX_JSON_DEPTH} levels.")
+        raise JSONRefused(f"{what} nests lists and objects deeper than {MAX_JSON_DEPTH} levels.")
     if bad_string is not None:
-        raise ParseError("The body holds a string that is not Unicode text (a lone surrogate escape such as "
-                         "\\ud800).")
+        raise JSONRefused(f"{what} holds a string that is not Unicode text (a lone surrogate escape such as "
+                          "\\ud800).")
     return document
+
+
+def read_json(raw: bytes):
+    """The document of a JSON body, or a ParseError saying what is wrong with it."""
+    try:
+        return load_json(raw)
+    except JSONRefused as error:
+        raise ParseError(str(error)) from None
 
 
 class JSONParser(parsers.JSONParser):

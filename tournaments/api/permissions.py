@@ -103,6 +103,8 @@ class RenamesGeneral(BasePermission):
     refuses_reading = False
 
     def has_object_permission(self, request, view, obj):
+        if obj.user_id is None:  # R96: an unclaimed general is its events' organizers' to rename
+            self.message = rules.NOT_YOUR_GENERAL.format(name=obj.name)
         return request.method in SAFE_METHODS or rules.may_rename(request.user, obj)
 
 

@@ -6,9 +6,12 @@
   class of the view can refuse a signed-in user (see `_refuses_signed_in`) or the view declares it;
   404 where a path names something or a list is paged; 413 and 415 where a body is read;
 - request bodies in JSON only, and multipart only where a file is taken (a replay upload);
+- the `Idempotency-Key` header on every POST (idempotency.py);
 - the replay log as its own components (`Replay` and its parts, replay_schema.py)."""
 from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated, IsAuthenticatedOrReadOnly
 
+from tournaments.api.idempotency import DESCRIPTION as IDEMPOTENCY_DESCRIPTION
+from tournaments.api.idempotency import HEADER, MAX_KEY_LENGTH
 from tournaments.api.replay_schema import replay_components
 
 ERROR_SCHEMA = {
@@ -28,12 +31,16 @@ DESCRIPTIONS = {
     "401": "Not signed in, or the token is wrong: send `Authorization: Token <key>`.",
     "403": "Not allowed for this user.",
     "404": "No such thing (or not visible to this user).",
-    "409": "The event's state forbids this step.",
+    "409": "The event's state forbids this step, another request changed it at the same moment (a lost race), "
+           "or the `Idempotency-Key` names other data.",
     "413": "The body is over the size limit (3 MiB; a replay at most 1 MiB).",
     "415": "Unsupported media type: send JSON (or multipart where a file is taken).",
     "429": "Too many requests; try again after `Retry-After` seconds.",
 }
 SAFE = {"get", "head", "options"}
+# Every POST of the API takes it (tournaments/api/idempotency.py).
+IDEMPOTENCY_KEY = {"name": HEADER, "in": "header", "required": False, "description": IDEMPOTENCY_DESCRIPTION,
+                   "schema": {"type": "string", "minLength": 1, "maxLength": MAX_KEY_LENGTH}}
 SIGNING_IN = {"auth_token_create"}  # refuses with 400 (wrong password) or 429 (lockout), never 403 or 409
 KEPT_MEDIA = "application/json"
 UPLOAD_MEDIA = "multipart/form-data"
@@ -109,6 +116,8 @@ def finish_schema(result, generator, request, public):
             if body:
                 body["content"] = {media: spec for media, spec in body["content"].items()
                                    if media == KEPT_MEDIA or (media == UPLOAD_MEDIA and _takes_a_file(spec, schemas))}
+            if method == "post" and operation.get("operationId") not in SIGNING_IN:
+                operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
             responses = operation.setdefault("responses", {})
             for status in sorted(_statuses(method, operation) | {s for s in responses if s in DESCRIPTIONS}):
                 answer = responses.setdefault(status, {"description": DESCRIPTIONS[status]})

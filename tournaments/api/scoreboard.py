@@ -34,15 +34,20 @@ _DOCUMENTS_KEPT = 64
 _polls = {}  # client -> (window start, count)
 
 
+_generations = {}  # slug -> how often its head was forgotten in this process
+
+
 def forget_local_head(slug):
     with _lock:
         _heads.pop(slug, None)
+        _generations[slug] = _generations.get(slug, 0) + 1
 
 
 def forget_everything_local():
     """Drop this process's heads, documents and poll counts (tests start from nothing)."""
     with _lock:
         _heads.clear()
+        _generations.clear()
         _documents.clear()
         _polls.clear()
     _validators.cache_clear()
@@ -53,10 +58,12 @@ def _local_head(slug):
     entry = _heads.get(slug)
     if entry and entry[0] > now:
         return entry[1]
+    generation = _generations.get(slug, 0)  # before reading: a head forgotten meanwhile is not kept
     head = queries.scoreboard_head(slug)
     if head is not None:
         with _lock:
-            _heads[slug] = (now + getattr(settings, "SCOREBOARD_LOCAL_SECONDS", 1.0), head)
+            if _generations.get(slug, 0) == generation:
+                _heads[slug] = (now + getattr(settings, "SCOREBOARD_LOCAL_SECONDS", 1.0), head)
     return head
 
 

@@ -17,6 +17,7 @@ from tournaments.models import (
     Group,
     Invitation,
     NotificationSettings,
+    OrganizerInvitation,
     Registration,
     Report,
     Season,
@@ -72,20 +73,34 @@ class EventSerializer(serializers.ModelSerializer):
     status = serializers.CharField(source="status_label", read_only=True)
     victor = GeneralBriefSerializer(read_only=True, allow_null=True)
     organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
+    owner = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True,
+                                         help_text="The organizer who owns the event; co-organizers cannot remove "
+                                                   "them (`POST events/{slug}/owner/` hands it over).")
 
     class Meta:
         model = Event
-        fields = ["slug", "name", "kind", "state", "status", "variants", "battalion_count", "forfeit_award_opp",
+        fields = ["slug", "name", "kind", "state", "status", "variants", "battalion_count", "board_width",
+                  "board_height", "forfeit_award_opp",
                   "forfeit_counts_as_victory", "forfeits_to_disqualify", "confirmation_minutes",
-                  "pair_battles_per_season", "group_method", "group_seed", "victor", "organizers", "published",
+                  "pair_battles_per_season", "group_method", "group_seed", "victor", "organizers", "owner", "published",
                   "starts_on", "ends_on", "venue", "description", "time_zone", "created_at", "updated_at"]
-        read_only_fields = ["state", "status", "group_method", "group_seed", "victor", "organizers", "created_at",
-                            "updated_at"]
+        read_only_fields = ["state", "status", "group_method", "group_seed", "victor", "organizers", "owner",
+                            "created_at", "updated_at"]
         extra_kwargs = {"slug": {"required": True}}
 
     def validate_confirmation_minutes(self, value):
         if not 1 <= value <= 60 * 24 * 30:
             raise serializers.ValidationError("The confirmation window is between 1 minute and 30 days.")
+        return value
+
+    def validate_board_width(self, value):
+        if not 1 <= value <= 26:
+            raise serializers.ValidationError("The board's width is 1 to 26 zones (7 by default).")
+        return value
+
+    def validate_board_height(self, value):
+        if not 1 <= value <= 26:
+            raise serializers.ValidationError("The board's height is 1 to 26 zones (7 by default).")
         return value
 
     def validate_forfeit_award_opp(self, value):
@@ -117,7 +132,7 @@ class EventSerializer(serializers.ModelSerializer):
 
 REPORTED_KINDS = ["victory", "stalemate", "resolve", "forfeit"]
 RULE_FIELDS = ("variants", "battalion_count", "forfeit_award_opp", "forfeit_counts_as_victory",
-               "forfeits_to_disqualify", "pair_battles_per_season")
+               "forfeits_to_disqualify", "pair_battles_per_season", "board_width", "board_height")
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
@@ -172,6 +187,16 @@ class InviteInputSerializer(serializers.Serializer):
 
 class OrganizerSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
+
+
+class OrganizerInvitationSerializer(serializers.ModelSerializer):
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    user = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    invited_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
+
+    class Meta:
+        model = OrganizerInvitation
+        fields = ["id", "event", "user", "invited_by", "status", "created_at", "answered_at"]
 
 
 class GroupSerializer(serializers.ModelSerializer):
@@ -473,7 +498,7 @@ class ReportSerializer(serializers.ModelSerializer):
         model = Report
         fields = ["id", "battle", "reported_by", "kind", "winner", "condition", "forfeited_by", "player_1",
                   "status", "status_text", "status_reason", "dispute_turn", "answered_by", "has_replay",
-                  "adjudication", "waiting_for", "confirm_by", "seconds_left", "offer_disqualification",
+                  "replay_sha256", "replay_bytes", "adjudication", "waiting_for", "confirm_by", "seconds_left", "offer_disqualification",
                   "created_at", "updated_at"]
 
     def get_has_replay(self, report) -> bool:
@@ -521,6 +546,8 @@ class MeSerializer(serializers.Serializer):
     awaiting_my_confirmation = ReportSerializer(many=True, help_text="Opponents' reports waiting for you.")
     my_open_reports = ReportSerializer(many=True, help_text="Your reports not decided yet.")
     invitations = InvitationSerializer(many=True, help_text="Pending invitations for your general.")
+    organizer_invitations = OrganizerInvitationSerializer(
+        many=True, help_text="Pending invitations to co-organize an event (`organizer-invitations/{id}/accept/`).")
     organizing = serializers.ListField(child=serializers.CharField(), help_text="Slugs of events you organize.")
 
 
@@ -549,6 +576,11 @@ class ReportUploadSerializer(ReportInputSerializer):
 
 class DisputeInputSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
+
+
+class WithdrawDisputeInputSerializer(serializers.Serializer):
+    reason = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="",
+                                   help_text="Why, for the audit trail (optional).")
 
 
 class OverrideInputSerializer(serializers.Serializer):

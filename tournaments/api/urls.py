@@ -10,6 +10,7 @@ router.register("generals", views.GeneralViewSet, basename="general")
 router.register("seasons", views.SeasonViewSet, basename="season")
 router.register("reports", views.ReportViewSet, basename="report")
 router.register("invitations", views.InvitationViewSet, basename="invitation")
+router.register("organizer-invitations", views.OrganizerInvitationViewSet, basename="organizer-invitation")
 
 # The scoreboard's hot path comes first; it hands everything it does not answer to the router's action.
 urlpatterns = [path("events/<slug:slug>/scoreboard/", scoreboard.scoreboard, name="event-scoreboard-poll"),

@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 
 from tournaments import confirmation, membership, notifications, queries, reporting, rules, seasons, services
 from tournaments.api import serializers as s
+from tournaments.api.idempotency import IdempotentPosts
 from tournaments.api.permissions import (
     AddsGenerals,
     AnswersInvitation,
@@ -32,7 +33,7 @@ from tournaments.api.permissions import (
     SeesReports,
 )
 from tournaments.api.scoreboard import conditional_answer
-from tournaments.models import Battle, Event, General, Invitation, Report, Season
+from tournaments.models import Battle, Event, General, Invitation, OrganizerInvitation, Report, Season
 
 ERROR_BODY = inline_serializer("Error", {
     "detail": serializers.CharField(), "code": serializers.CharField(),
@@ -68,7 +69,7 @@ class EventFilter(filters.FilterSet):
         fields = ["kind", "state"]
 
 
-class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                    mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Tournaments and leagues. Users granted the organizer role create them and organize them."""
 
@@ -83,7 +84,8 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
 
     def get_object(self):
         event = super().get_object()
-        confirmation.sweep(event)  # reports whose window passed count before anything is shown
+        if confirmation.sweep(event):  # reports whose window passed count before anything is shown
+            event.refresh_from_db()
         return event
 
     @extend_schema(responses={201: s.EventSerializer, **ERRORS})
@@ -172,26 +174,45 @@ class EventViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Crea
         return Response(s.InvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: s.OrganizerSerializer(many=True)}, methods=["GET"])
-    @extend_schema(request=s.OrganizerSerializer, responses={201: s.OrganizerSerializer(many=True), **ERRORS},
+    @extend_schema(request=s.OrganizerSerializer, responses={201: s.OrganizerInvitationSerializer, **ERRORS},
                    methods=["POST"])
     @action(detail=True, methods=["get", "post"], pagination_class=None)
     def organizers(self, request, slug=None):
-        """The event's organizers; an organizer adds a co-organizer by username."""
+        """The event's organizers. An organizer invites a co-organizer by username (an account holding the
+        organizer permission, or staff); it organizes once it accepts (`organizer-invitations/{id}/accept/`)."""
         event = self.get_object()
         if request.method == "POST":
             payload = s.OrganizerSerializer(data=request.data)
             payload.is_valid(raise_exception=True)
-            membership.add_organizer(event, payload.validated_data["username"], actor=request.user)
-        body = s.OrganizerSerializer(event.organizers.order_by("username"), many=True).data
-        return Response(body, status=status.HTTP_201_CREATED if request.method == "POST" else status.HTTP_200_OK)
+            invitation = membership.invite_organizer(event, payload.validated_data["username"], actor=request.user)
+            return Response(s.OrganizerInvitationSerializer(invitation).data, status=status.HTTP_201_CREATED)
+        return Response(s.OrganizerSerializer(event.organizers.order_by("username"), many=True).data)
 
     @extend_schema(request=None, responses={204: None, **ERRORS})
     @action(detail=True, methods=["delete"], url_path=r"organizers/(?P<username>[^/]+)",
             permission_classes=[IsAuthenticated, OrganizesEvent])
     def remove_organizer(self, request, slug=None, username=None):
-        """Removes a co-organizer (not the last organizer)."""
+        """Removes a co-organizer (not the owner, not the last organizer)."""
         membership.remove_organizer(self.get_object(), username, actor=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(responses={200: s.OrganizerInvitationSerializer(many=True), **ERRORS})
+    @action(detail=True, methods=["get"], url_path="organizer-invitations", pagination_class=None,
+            permission_classes=[IsAuthenticated, OrganizesEvent])
+    def organizer_invitations(self, request, slug=None):
+        """The event's invitations to co-organize, newest first."""
+        event = self.get_object()
+        return Response(s.OrganizerInvitationSerializer(
+            event.organizer_invitations.select_related("event", "user", "invited_by"), many=True).data)
+
+    @extend_schema(request=s.OrganizerSerializer, responses={200: s.EventSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated, OrganizesEvent])
+    def owner(self, request, slug=None):
+        """The owner hands the event over to a co-organizer (`username`); they stay a co-organizer."""
+        payload = s.OrganizerSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        event = membership.hand_over(self.get_object(), payload.validated_data["username"], actor=request.user)
+        return Response(s.EventSerializer(event, context={"request": request}).data)
 
     @extend_schema(request=None, responses={200: inline_serializer("ClosedRegistration", {
         "eliminated": s.RegistrationSerializer(allow_null=True),
@@ -423,7 +444,7 @@ class BattleFilter(filters.FilterSet):
         return queryset.filter(Q(general_a_id=value) | Q(general_b_id=value))
 
 
-class BattleViewSet(BattleReportsMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+class BattleViewSet(IdempotentPosts, BattleReportsMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
     """The schedule and the results; filter by event, group, round, general, decided."""
 
     serializer_class = s.BattleSerializer
@@ -432,7 +453,8 @@ class BattleViewSet(BattleReportsMixin, mixins.DestroyModelMixin, viewsets.ReadO
 
     def get_object(self):
         battle = super().get_object()
-        confirmation.sweep(battle.event)
+        if confirmation.sweep(battle.event):  # a result counted just now is shown, not the one before
+            battle.refresh_from_db()
         return battle
 
     def get_queryset(self):
@@ -466,7 +488,7 @@ class BattleViewSet(BattleReportsMixin, mixins.DestroyModelMixin, viewsets.ReadO
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
-class ReportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class ReportViewSet(IdempotentPosts, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """A report's status (waiting, checked, confirmed, disputed and why), confirmation, dispute and
     the organizer's override. Reports are for the battle's two generals and the event's
     organizers: to anyone else they do not exist (404)."""
@@ -497,11 +519,22 @@ class ReportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @extend_schema(request=s.DisputeInputSerializer, responses={200: s.ReportSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
     def dispute(self, request, pk=None):
-        """The opponent disputes the report; an organizer decides."""
+        """The opponent disputes the report (also while its replay waits for the engine); an organizer
+        decides, unless the opponent withdraws the dispute (`withdraw-dispute/`) or confirms."""
         payload = s.DisputeInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
         return self._respond(reporting.dispute_report(self.get_object(), user=request.user,
                                                       reason=payload.validated_data["reason"]))
+
+    @extend_schema(request=s.WithdrawDisputeInputSerializer, responses={200: s.ReportSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="withdraw-dispute")
+    def withdraw_dispute(self, request, pk=None):
+        """The general who disputed the report takes the dispute back: the report waits for their
+        confirmation again, with a new window. Nobody else ends a dispute but an organizer."""
+        payload = s.WithdrawDisputeInputSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        return self._respond(reporting.withdraw_dispute(self.get_object(), user=request.user,
+                                                        reason=payload.validated_data["reason"]))
 
     @extend_schema(request=s.OverrideInputSerializer, responses={200: s.ReportSerializer, **ERRORS})
     @action(detail=True, methods=["post"])
@@ -516,7 +549,7 @@ class ReportViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
                                                        **data))
 
 
-class GeneralViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
+class GeneralViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                      mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Generals (players): one per user. Organizers add generals for players without an account;
     those stay unclaimed until the player claims them with the one-use code."""
@@ -571,7 +604,7 @@ class GeneralViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.Cr
         return Response(self.get_serializer(general).data)
 
 
-class InvitationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class InvitationViewSet(IdempotentPosts, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Invitations to enter an event: the invited general's player accepts or declines."""
 
     serializer_class = s.InvitationSerializer
@@ -592,6 +625,31 @@ class InvitationViewSet(mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     @action(detail=True, methods=["post"])
     def decline(self, request, pk=None):
         invitation = membership.answer_invitation(self.get_object(), user=request.user, accept=False)
+        return Response(self.get_serializer(invitation).data)
+
+
+class OrganizerInvitationViewSet(IdempotentPosts, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Invitations to co-organize an event: the invited account accepts or declines."""
+
+    serializer_class = s.OrganizerInvitationSerializer
+    permission_classes = [IsAuthenticated]
+    queryset = OrganizerInvitation.objects.none()  # the schema's path type; get_queryset answers requests
+
+    def get_queryset(self):  # only the invited account's own: others get 404
+        return OrganizerInvitation.objects.filter(user=self.request.user).select_related("event", "user",
+                                                                                        "invited_by")
+
+    @extend_schema(request=None, responses={200: s.OrganizerInvitationSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def accept(self, request, pk=None):
+        """The invited account accepts: it organizes the event from now on."""
+        invitation = membership.answer_organizer_invitation(self.get_object(), user=request.user, accept=True)
+        return Response(self.get_serializer(invitation).data)
+
+    @extend_schema(request=None, responses={200: s.OrganizerInvitationSerializer, **ERRORS})
+    @action(detail=True, methods=["post"])
+    def decline(self, request, pk=None):
+        invitation = membership.answer_organizer_invitation(self.get_object(), user=request.user, accept=False)
         return Response(self.get_serializer(invitation).data)
 
 
@@ -625,7 +683,7 @@ class MeView(APIView):
                 confirmation.sweep(event)
             involved = reports.filter(Q(battle__general_a=general) | Q(battle__general_b=general),
                                       status__in=Report.OPEN_STATUSES)
-            waiting = [r for r in involved.filter(status__in=Report.AWAITING_STATUSES) if rules.may_answer(user, r)]
+            waiting = [r for r in involved.filter(status__in=reporting.ANSWERABLE) if rules.may_answer(user, r)]
             invitations = general.invitations.filter(status=Invitation.Status.PENDING).select_related("event",
                                                                                                     "general")
         mine = reports.filter(reported_by=user, status__in=Report.OPEN_STATUSES)
@@ -634,11 +692,13 @@ class MeView(APIView):
             "notifications": notifications.settings_of(user), "may_create_events": rules.may_create_event(user),
             "general": general, "awaiting_my_confirmation": waiting, "my_open_reports": list(mine),
             "invitations": list(invitations),
+            "organizer_invitations": list(user.organizer_invitations.filter(
+                status=OrganizerInvitation.Status.PENDING).select_related("event", "user", "invited_by")),
             "organizing": list(user.organized_events.order_by("-created_at").values_list("slug", flat=True)),
         }, context={"request": request}).data)
 
 
-class SeasonViewSet(viewsets.GenericViewSet):
+class SeasonViewSet(IdempotentPosts, viewsets.GenericViewSet):
     """A league's seasons: open -> closing -> playoff -> closed, moving on by itself once closed
     (see tournaments/seasons.py). `waiting_for` says what a season waits for."""
 

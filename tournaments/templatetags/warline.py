@@ -29,6 +29,8 @@ def schedule_state(battle):
 def report_status_for(report, user):
     """A report's status as the signed-in general reads it: "Waiting for your confirmation" to the
     one who must confirm, "Waiting for <opponent>'s confirmation" to the one who reported."""
+    if report.is_awaiting_opponent and report.confirm_by is None:
+        return "Waiting for an organizer: nobody can answer it for the opponent"  # nobody counts alone
     if report.is_awaiting_opponent and getattr(user, "pk", None) is not None:
         checked = "Checked by the engine, w" if report.status == "checked" else "W"
         if report.reported_by_id != user.pk:

@@ -1,8 +1,7 @@
-import json
-
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.archive import ArchiveError, import_archive
+from tournaments.archive import ArchiveError, import_archive, read_archive
 from tournaments.management.organizer import find_user
 
 
@@ -18,17 +17,16 @@ class Command(BaseCommand):
 
     def handle(self, file, slug, organizer, **options):
         organizers = [find_user(name) for name in organizer]
+        limit = settings.OPP_MAX_REQUEST_BYTES
         try:
-            with open(file, encoding="utf-8") as handle:
-                data = json.load(handle)
+            with open(file, "rb") as handle:
+                raw = handle.read(limit + 1)  # the API's limits: a larger file is refused unread
         except OSError as error:
             raise CommandError(f"Cannot read {file}: {error.strerror}.") from None
-        except UnicodeDecodeError:
-            raise CommandError(f"{file} is not UTF-8 text: an archive is a JSON file.") from None
-        except json.JSONDecodeError as error:
-            from tournaments.reporting import json_error_text
-
-            raise CommandError(f"{file} is not valid JSON: {json_error_text(error)}.") from None
+        try:
+            data = read_archive(raw)
+        except ArchiveError as error:
+            raise CommandError(f"{file} is not imported: {error}") from None
         try:
             event = import_archive(data, slug=slug, organizers=organizers)
         except ArchiveError as error:

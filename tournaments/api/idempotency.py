@@ -1,0 +1,154 @@
+"""`Idempotency-Key`: a POST sent twice (a double-click, a client retrying after a timeout) does its
+step once.
+
+A client sends any unique string (a UUID) of at most 255 characters in the `Idempotency-Key` header of
+a POST. The first request with that key (for the same user and endpoint) is answered as usual and its
+answer (status and body) is kept for a day (`KEPT`); every later request with the key gets that answer
+again, with `Idempotent-Replayed: true`, without doing anything. A repeat that arrives while the first
+is still being answered waits for its answer (up to `WAIT_SECONDS`, then 409). The same key with other
+data is refused (409): a key names one request. An answer that is a server error is not kept, so the
+client may try again with the same key. Requests without the header work as before.
+
+The key is claimed with a row (`IdempotentRequest`, unique per user, key and endpoint) committed before
+the step runs, so two requests sent at the same instant cannot both claim it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import random
+import time
+from datetime import timedelta
+
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from rest_framework.response import Response
+
+from tournaments.domain import Conflict, DomainError
+from tournaments.models import IdempotentRequest
+
+HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+KEPT = timedelta(days=1)
+WAIT_SECONDS = 10.0
+MAX_KEY_LENGTH = 255
+DESCRIPTION = ("Optional. A unique string (e.g. a UUID, at most 255 characters) naming this request: sent "
+               "again with the same key (a retry, a double-submit), the request is not done twice, the first "
+               "answer is returned again (with `Idempotent-Replayed: true`) for a day. The same key with "
+               "other data is 409.")
+
+logger = logging.getLogger(__name__)
+
+
+class Replay(Exception):  # noqa: N818  (not an error: the kept answer, handed to handle_exception)
+    def __init__(self, record):
+        super().__init__(record.key)
+        self.record = record
+
+    def response(self):
+        return Response(self.record.body, status=self.record.status_code, headers={REPLAYED_HEADER: "true"})
+
+
+def _fingerprint(request):
+    """What makes two requests with one key the same request: their data and query."""
+    data = request.data
+    if hasattr(data, "lists"):  # a form or multipart body (an uploaded file counts by its name)
+        data = sorted((name, [str(value) for value in values]) for name, values in data.lists())
+    text = json.dumps([data, sorted(request.query_params.lists())], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _read_key(request):
+    key = request.headers.get(HEADER)
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
+        raise DomainError(f"The {HEADER} header is 1 to {MAX_KEY_LENGTH} printable characters (e.g. a UUID).",
+                          field=HEADER)
+    return key
+
+
+def claim(request):
+    """The claimed row for a POST with an `Idempotency-Key`, or None without one. Raises `Replay` when
+    the key was answered already, and `Conflict` when it names other data or is still being answered."""
+    key = _read_key(request)
+    if key is None or not request.user.is_authenticated:
+        return None
+    endpoint = f"{request.method} {request.path}"[:300]
+    fingerprint = _fingerprint(request)
+    deadline = time.monotonic() + WAIT_SECONDS
+    if random.random() < 0.01:  # now and then, forget every key older than a day
+        IdempotentRequest.objects.filter(created_at__lt=timezone.now() - KEPT).delete()
+    while True:
+        try:
+            with transaction.atomic():
+                return IdempotentRequest.objects.create(user=request.user, key=key, endpoint=endpoint,
+                                                        fingerprint=fingerprint)
+        except IntegrityError:
+            pass  # claimed before: by an earlier request, or one sent at the same instant
+        record = IdempotentRequest.objects.filter(user=request.user, key=key, endpoint=endpoint).first()
+        if record is None:
+            continue  # its first request failed meanwhile (a server error): claim it again
+        if record.created_at < timezone.now() - KEPT:
+            IdempotentRequest.objects.filter(pk=record.pk).delete()
+            continue
+        if record.fingerprint != fingerprint:
+            raise Conflict(f"This {HEADER} was used with other data: use a new key for a new request.",
+                           field=HEADER)
+        if record.status_code is not None:
+            raise Replay(record)
+        if time.monotonic() > deadline:
+            raise Conflict(f"A request with this {HEADER} is still being answered: ask again in a moment.")
+        time.sleep(0.05)
+
+
+def keep(record, response):
+    """Keeps the first request's answer; a server error is not kept (the key may be used again)."""
+    if response.status_code >= 500:
+        release(record)
+        return
+    try:
+        body = json.loads(json.dumps(getattr(response, "data", None), cls=DjangoJSONEncoder))
+    except (TypeError, ValueError):
+        logger.warning("the answer to %s could not be kept for its %s", record.endpoint, HEADER)
+        release(record)
+        return
+    IdempotentRequest.objects.filter(pk=record.pk).update(status_code=response.status_code, body=body)
+
+
+def release(record):
+    IdempotentRequest.objects.filter(pk=record.pk, status_code=None).delete()
+
+
+class IdempotentPosts:
+    """For the API's viewsets: every POST may carry an `Idempotency-Key` (after authentication,
+    permissions and throttles, so a refused request claims nothing)."""
+
+    _idempotent = None
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        self._idempotent = claim(request) if request.method == "POST" else None
+
+    def handle_exception(self, exc):
+        if isinstance(exc, Replay):
+            return exc.response()
+        return super().handle_exception(exc)
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        record, self._idempotent = self._idempotent, None
+        if record is not None:
+            keep(record, response)
+        return response
+
+    def dispatch(self, request, *args, **kwargs):
+        try:
+            return super().dispatch(request, *args, **kwargs)
+        finally:
+            record, self._idempotent = self._idempotent, None
+            if record is not None:  # not answered: a server error
+                release(record)
