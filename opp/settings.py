@@ -98,7 +98,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "opp.middleware.RequestSizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
-    "csp.middleware.CSPMiddleware",  # the Content-Security-Policy below
+    "opp.middleware.SiteWideCSPMiddleware",  # the Content-Security-Policy below (django-csp)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

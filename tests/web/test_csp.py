@@ -40,8 +40,21 @@ def test_every_page_is_served_with_a_policy_that_runs_only_this_sites_scripts(cl
 
 
 def test_the_shipped_production_settings_send_the_policy(production_settings):
-    assert "csp.middleware.CSPMiddleware" in production_settings["MIDDLEWARE"]
+    assert "opp.middleware.SiteWideCSPMiddleware" in production_settings["MIDDLEWARE"]
     assert production_settings["CONTENT_SECURITY_POLICY"]["DIRECTIVES"]["script-src"] == ["'self'"]
+
+
+@pytest.mark.django_db
+def test_the_policy_written_once_is_the_one_django_csp_builds_and_follows_the_settings(client, settings):
+    """The site-wide header is built once per process (opp.middleware.SiteWideCSPMiddleware): it must be
+    exactly django-csp's, the API docs keep their own widened policy, and a changed setting is followed."""
+    from csp.utils import build_policy
+
+    assert directives(client.get("/")[POLICY]) == directives(build_policy())
+    assert directives(client.get("/api/redoc/")[POLICY])["style-src"] == ["'self'", "'unsafe-inline'"]
+    assert directives(client.get("/api/v1/events/")[POLICY]) == directives(build_policy())
+    settings.CONTENT_SECURITY_POLICY = {"DIRECTIVES": {"default-src": ["'self'"], "img-src": ["'self'"]}}
+    assert directives(client.get("/")[POLICY]) == {"default-src": ["'self'"], "img-src": ["'self'"]}
 
 
 @pytest.fixture
