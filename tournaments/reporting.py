@@ -141,10 +141,10 @@ DECIDED = ("This battle has a counted result: only an organizer's correction cha
 REPLACED = "A newer report replaced it."
 EVIDENCE = ("Sent while the battle is disputed: evidence for the organizer, who decides (the dispute stands "
             "until the general who disputed withdraws it or confirms, or an organizer decides).")
-BEING_ADJUDICATED_STATUSES = (Report.Status.QUEUED, Report.Status.ADJUDICATING)
+BEING_ADJUDICATED = (Report.Status.QUEUED, Report.Status.ADJUDICATING)
 # The opponent answers (confirms, disputes, reports too) as soon as a report exists, also while its
 # replay waits for the engine; only the window waits for the verdict.
-ANSWERABLE = (*Report.AWAITING_STATUSES, *BEING_ADJUDICATED_STATUSES)
+ANSWERABLE = (*Report.AWAITING_STATUSES, *BEING_ADJUDICATED)
 
 # R93: how often one account may report one battle, and battles in all, in an hour.
 REPORTS_PER_BATTLE_PER_HOUR = 5
@@ -209,7 +209,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
         raise Conflict(f"{battle.event.name} is complete.")
     # R90: an organizer whose own general plays this battle reports as a general (it waits).
     organizer = rules.organizes_battle(user, battle)
-    being_adjudicated = battle.reports.filter(status__in=BEING_ADJUDICATED_STATUSES)
+    being_adjudicated = battle.reports.filter(status__in=BEING_ADJUDICATED)
     if not organizer:
         being_adjudicated = being_adjudicated.filter(reported_by=user)
     if being_adjudicated.exists():
@@ -496,7 +496,7 @@ def decide_battle(battle, *, user, reason="", **outcome):
                        "look at it again, and correct it with a reason if it is still wrong.")
     refuse_stray_winner(outcome.get("kind"), outcome.get("winner"))
     open_report = battle.reports.filter(status__in=Report.OPEN_STATUSES).exclude(
-        status__in=[Report.Status.QUEUED, Report.Status.ADJUDICATING]).first()
+        status__in=BEING_ADJUDICATED).first()
     if open_report is not None and not battle.kind:
         report = override_report(open_report, user=user, reason=reason, **outcome)
         return report.recorded
@@ -544,7 +544,6 @@ def _test_delay():
 
 
 ENDED = (Adjudication.State.DONE, Adjudication.State.FAILED)
-BEING_ADJUDICATED = (Report.Status.QUEUED, Report.Status.ADJUDICATING)
 
 
 def _job_report(adjudication_id):
@@ -655,7 +654,7 @@ def mark_failed(adjudication_id, error):
         adjudication.finished_at = timezone.now()
         adjudication.save()
         Report.objects.filter(pk=adjudication.report_id,
-                              status__in=[Report.Status.QUEUED, Report.Status.ADJUDICATING]).update(
+                              status__in=BEING_ADJUDICATED).update(
             status=Report.Status.FAILED,
             status_reason=f"Adjudication failed ({str(error)[:300]}); an organizer decides the report.")
 
