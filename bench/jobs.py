@@ -1,7 +1,7 @@
 """Adjudication jobs benchmark (Redis, Celery): a burst of 1,000 reports with replays.
 
-    .venv/bin/python bench/jobs.py [--reports 1000] [--seed 1] [--workers 1,2] [--count 100]
-    .venv/bin/python bench/jobs.py --workers 0          # in process only: job vs engine, no Celery
+    .venv/bin/python bench/outbox.py [--reports 1000] [--seed 1] [--workers 1,2] [--count 100]
+    .venv/bin/python bench/outbox.py --workers 0          # in process only: job vs engine, no Celery
 
 Generates the replays with `rules_engine.generate_game(seed)` (seeds seed..seed+N-1; not timed), then:
 
@@ -104,9 +104,10 @@ def prepare(label: str, replays: list[dict], verdicts: list[dict]) -> list[int]:
     enqueued)."""
     from django.contrib.auth import get_user_model
 
-    from tournaments import jobs, reporting, services
-    from tournaments.membership import grant_organizer_role
+    from tournaments.events import services
+    from tournaments.events.membership import grant_organizer_role
     from tournaments.models import Battle, Event
+    from tournaments.results import outbox, reporting
 
     organizer, created = get_user_model().objects.get_or_create(
         username="bench-organizer", defaults={"email": "bench-organizer@example.invalid"})
@@ -120,8 +121,8 @@ def prepare(label: str, replays: list[dict], verdicts: list[dict]) -> list[int]:
         Battle(event=event, season=season, round=1, number=i + 1, general_a=generals[i % PLAYERS],
                general_b=generals[(i % PLAYERS + 1 + i // PLAYERS) % PLAYERS]) for i in range(len(replays))])
     held = []
-    sent = jobs.send
-    jobs.send = held.append  # submit_report's on-commit hook; the burst sends them later
+    sent = outbox.send
+    outbox.send = held.append  # submit_report's on-commit hook; the burst sends them later
     try:
         for battle, replay, found in zip(battles, replays, verdicts, strict=True):
             document = dict(replay, generals={"p1": dict(replay["generals"]["p1"], name=battle.general_a.name),
@@ -131,7 +132,7 @@ def prepare(label: str, replays: list[dict], verdicts: list[dict]) -> list[int]:
                                     replay=json.dumps(document),
                                     **report_fields(found, battle.general_a, battle.general_b))
     finally:
-        jobs.send = sent
+        outbox.send = sent
     assert len(held) == len(replays)
     return held
 
@@ -158,7 +159,7 @@ def run_in_process(ids: list[int], texts: list[str], chunk: int = 50) -> tuple[f
     of `chunk` replays (the engine on their texts, then the jobs of their reports), so a change in
     the machine's load weighs on both alike."""
     import rules_engine
-    from tournaments import reporting
+    from tournaments.results import reporting
 
     engine = job = 0.0
     for first in range(0, len(ids), chunk):
@@ -183,7 +184,7 @@ def count_queries(ids: list[int]) -> dict:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournaments import reporting
+    from tournaments.results import reporting
 
     counts: dict = {}
     spent = {"engine": 0.0, "statements": 0.0}
@@ -252,7 +253,7 @@ def stop_workers(worker: subprocess.Popen) -> None:
 
 
 def run_celery(ids: list[int], concurrency: int) -> dict:
-    from tournaments.tasks import adjudicate_report
+    from tournaments.results.tasks import adjudicate_report
 
     worker = start_workers(concurrency)
     try:
@@ -348,7 +349,7 @@ def main() -> None:
     for concurrency, run in celery.items():
         print(f"| {concurrency} worker(s), report-to-verdict latency p50 / p99 | {run['p50']:.2f} s / "
               f"{run['p99']:.2f} s | - | - | reported | - |")
-    print(f"reproduce: .venv/bin/python bench/jobs.py --reports {args.reports} --seed {args.seed} "
+    print(f"reproduce: .venv/bin/python bench/outbox.py --reports {args.reports} --seed {args.seed} "
           f"--workers {args.workers} --count {args.count}")
 
 

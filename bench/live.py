@@ -67,7 +67,7 @@ def prepare_event(env: dict) -> tuple[str, str, list[int]]:
 import json, time
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
-from tournaments import services
+from tournaments.events import services
 from tournaments.models import General
 User = get_user_model()
 organizer, _ = User.objects.get_or_create(username="live-bench-organizer")

@@ -37,8 +37,8 @@ def engine():
 
 def standings():
     setup_django("opp_bench_standings_10000", migrate=False)
+    from tournaments.events.services import season_standings
     from tournaments.models import Season
-    from tournaments.services import season_standings
 
     season = Season.objects.select_related("event").get(event__slug="bench-league-10000-1000000-2026")
     return lambda: season_standings(season)
@@ -46,8 +46,8 @@ def standings():
 
 def group():
     setup_django("opp_bench_standings_10000", migrate=False)
+    from tournaments.events.services import group_standings
     from tournaments.models import Group
-    from tournaments.services import group_standings
 
     the_group = Group.objects.select_related("event").get(event__slug="bench-group-64-2026")
     return lambda: [group_standings(the_group) for _ in range(200)]
@@ -77,7 +77,7 @@ def job():
     jobs.setup(migrate=False)
 
     import rules_engine
-    from tournaments import reporting
+    from tournaments.results import reporting
 
     replays = [rules_engine.generate_game(1 + n) for n in range(200)]
     verdicts = [rules_engine.adjudicate(json.dumps(replay)).to_dict() for replay in replays]

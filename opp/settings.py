@@ -253,7 +253,7 @@ OPP_SWEEP_SECONDS = env_int("OPP_SWEEP_SECONDS", 60)
 OPP_RESEND_AFTER_SECONDS = env_int("OPP_RESEND_AFTER_SECONDS", 600)
 # Reports whose confirmation window passed count by themselves (`celery -A opp beat`); without a
 # beat, requests touching the event and `manage.py confirm_expired` do the same.
-CELERY_IMPORTS = ["tournaments.confirmation"]
+CELERY_IMPORTS = ["tournaments.results.confirmation"]
 CELERY_BEAT_SCHEDULE = {
     "send-waiting-adjudications": {
         "task": "tournaments.send_waiting_adjudications",

@@ -24,7 +24,7 @@ urlpatterns = [
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
     path("api/redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]})(
         SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
-    path("", include("tournaments.urls")),
+    path("", include("tournaments.web.urls")),
 ]
 
 if os.environ.get("OPP_BENCH_BASELINE") == "1":

@@ -7,8 +7,8 @@ general's rename here goes through `membership.rename`, into the audit trail. St
 organizer role here (a user's permissions: "Can create events and organize them")."""
 from django.contrib import admin, messages
 
-from tournaments import membership
 from tournaments.domain import DomainError
+from tournaments.events import membership
 from tournaments.models import (
     AuditEntry,
     Battle,
@@ -117,7 +117,7 @@ class GroupAdmin(ReadOnlyAdmin):
 
 @admin.register(Season)
 class SeasonAdmin(ReadOnlyAdmin):
-    """Seasons open, close and reopen through `tournaments.seasons` (audited, R88)."""
+    """Seasons open, close and reopen through `tournaments.leagues.seasons` (audited, R88)."""
 
     list_display = ["name", "event", "state", "champion"]
 

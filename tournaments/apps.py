@@ -8,5 +8,7 @@ class TournamentsConfig(AppConfig):
 
     def ready(self):
         # signals, notifications and accounts connect the receivers; tasks registers the jobs that
-        # tournaments.jobs sends by name.
-        from tournaments import accounts, notifications, signals, tasks  # noqa: F401
+        # tournaments.results.outbox sends by name.
+        from tournaments import accounts, notifications  # noqa: F401
+        from tournaments.api import signals  # noqa: F401
+        from tournaments.results import tasks  # noqa: F401

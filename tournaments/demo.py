@@ -13,8 +13,9 @@ days): the waiting reports and their countdowns stay to be seen. The players reg
 """
 from django.contrib.auth import get_user_model
 
-from tournaments import reporting, services
+from tournaments.events import services
 from tournaments.models import Battle, Event, General
+from tournaments.results import reporting
 
 DEMO_PASSWORD = "warline-demo"
 DEMO_EVENT_SLUG = "demo-spring-qualifier"

@@ -9,7 +9,7 @@ the state it decides on (PostgreSQL's READ COMMITTED reads the latest committed 
     3. the general                 (`general`)
     4. the general's name          (`general_name`: an advisory lock on the name, for "one general
                                     of a name unless created explicitly")
-    5. the battle                  (`battle`; a league battle's season with it, tournaments/seasons.py)
+    5. the battle                  (`battle`; a league battle's season with it, tournaments/leagues/seasons.py)
     6. the battle's reports        (`report`)
     7. an invitation               (`invitation`)
 

@@ -1,5 +1,5 @@
 """Organized-play records. The models only store; the rules live in `tournaments.domain` (pure
-functions) and every change goes through `tournaments.services`, one transaction per step."""
+functions) and every change goes through `tournaments.events.services`, one transaction per step."""
 import secrets
 from datetime import timedelta
 
@@ -81,7 +81,7 @@ class Event(models.Model):
         FINAL = "final", "Final Stage"
         PLAYOFF = "playoff", "Final playoff"
         COMPLETE = "complete", "Complete"
-        # A league's state follows its seasons (tournaments.seasons): one in play, or none.
+        # A league's state follows its seasons (tournaments.leagues.seasons): one in play, or none.
         IN_SEASON = "in_season", "Season in play"
         OFF_SEASON = "off_season", "Between seasons"
 
@@ -159,9 +159,9 @@ class Event(models.Model):
         return self.get_state_display()
 
     def is_organizer(self, user):
-        from tournaments import rules
+        from tournaments import trust
 
-        return rules.may_organize(user, self)
+        return trust.may_organize(user, self)
 
     def current_season(self):
         """A league's season not closed yet (open, or deciding its champion), if any."""
@@ -203,7 +203,7 @@ class Registration(models.Model):
 
 class Season(models.Model):
     """One season of a league: its own members, battles and standings. Its state moves on by
-    itself once the organizer closes it (tournaments.seasons): open -> closing -> playoff -> closed."""
+    itself once the organizer closes it (tournaments.leagues.seasons): open -> closing -> playoff -> closed."""
 
     class State(models.TextChoices):
         OPEN = "open", "Open"

@@ -37,7 +37,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
-from tournaments import jobs, rules
+from tournaments import trust
 from tournaments.models import (
     Adjudication,
     AuditEntry,
@@ -47,6 +47,7 @@ from tournaments.models import (
     NotificationSettings,
     Report,
 )
+from tournaments.results import outbox
 from tournaments.timezones import format_event_time, zone_of
 
 logger = logging.getLogger(__name__)
@@ -267,7 +268,7 @@ def report_waiting(report_id, *, report=None, adjudication=None):
     reporter, opponent = _reporter_and_opponent(report)
     if opponent is None:
         return
-    if rules.cannot_answer(opponent):
+    if trust.cannot_answer(opponent):
         report_needs_organizer(report)
         return
     battle, event = report.battle, report.battle.event
@@ -295,7 +296,7 @@ def report_needs_organizer(report):
     battle, event = report.battle, report.battle.event
     body = "\n".join([f"{reporter.name} reported the result of a battle in {event.name}:",
                       f"  {_battle_line(battle)}", f"  Result: {_claim(report)}",
-                      f"  {rules.cannot_answer(opponent)}", "",
+                      f"  {trust.cannot_answer(opponent)}", "",
                       f"Confirm it, or decide the result with a reason: {_battle_url(battle)}"])
     subject = f"[{event.name}] Decide: {battle.general_a.name} v {battle.general_b.name}"
     for organizer in event.organizers.select_related("notification_settings"):
@@ -319,7 +320,7 @@ def _with_players(report):
 def verdict_given(adjudication_id, adjudication=None, report=None):
     """The engine's verdict is in: the two generals hear it (the opponent of an agreeing report in
     the request to confirm; both generals of a contradicted one in the dispute mail). The job passes
-    the adjudication and the report as it wrote them (`jobs.verdict_written`); without them both are read."""
+    the adjudication and the report as it wrote them (`outbox.verdict_written`); without them both are read."""
     if adjudication is None or report is None:
         adjudication = Adjudication.objects.filter(pk=adjudication_id, state=Adjudication.State.DONE).first()
         if adjudication is None:
@@ -360,7 +361,7 @@ def report_disputed(report_id, *, by_engine=False, report=None):
         who = "The rules engine"
     else:
         who = report.answered_by.get_username() if report.answered_by_id else "The opponent"
-        answering = rules.general_of(report.answered_by)
+        answering = trust.general_of(report.answered_by)
         who = answering.name if answering is not None else who
     reporter, _ = _reporter_and_opponent(report)
     lines = [f"{who} disputed a report of a battle in {event.name}:", f"  {_battle_line(battle)}",
@@ -464,7 +465,7 @@ def adjudication_saved(sender, instance, raw=False, **kwargs):
     instance._state_when_loaded = instance.state
 
 
-@receiver(jobs.verdict_written, dispatch_uid="notifications.verdict_written")
+@receiver(outbox.verdict_written, dispatch_uid="notifications.verdict_written")
 def verdict_written(sender, adjudication, report, **kwargs):
     # The job writes with conditional UPDATEs (no post_save) and passes what it wrote.
     _after_commit(verdict_given, adjudication.pk, adjudication, report)

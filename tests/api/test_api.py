@@ -4,9 +4,9 @@ from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tournaments import services
 from tournaments.demo import load_demo
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Battle, Event, General
 
 pytestmark = pytest.mark.django_db

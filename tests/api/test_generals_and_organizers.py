@@ -9,8 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from rest_framework.test import APIClient
 
-from tournaments import archive, services
-from tournaments.membership import grant_organizer_role
+from tournaments.eventday import archive
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import AuditEntry, Battle, Event, General, Report
 
 pytestmark = pytest.mark.django_db

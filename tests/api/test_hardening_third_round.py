@@ -27,9 +27,10 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from rest_framework.test import APIClient
 
-from tournaments import reporting, services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, General
+from tournaments.results import reporting
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parents[2]

@@ -8,8 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from tests.reporting.conftest import replay_between
-from tournaments import seasons, services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
+from tournaments.leagues import seasons
 from tournaments.models import AuditEntry, Battle, General, Report, Season
 
 pytestmark = pytest.mark.django_db

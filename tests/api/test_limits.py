@@ -8,9 +8,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from tests.reporting.conftest import replay_between
-from tournaments import reporting
 from tournaments.domain import DomainError
 from tournaments.models import Event, Report
+from tournaments.results import reporting
 
 pytestmark = pytest.mark.django_db
 MiB = 1024 * 1024

@@ -91,8 +91,8 @@ def test_the_opponent_confirms_through_the_api(event_day):
 
 
 def test_closing_a_season_is_for_organizers(db):
-    from tournaments import services
-    from tournaments.membership import grant_organizer_role
+    from tournaments.events import services
+    from tournaments.events.membership import grant_organizer_role
 
     olga, sam = (get_user_model().objects.create_user(n) for n in ("olga", "sam"))
     league = services.create_event(name="L", slug="l", kind="league", actor=grant_organizer_role(olga))

@@ -9,10 +9,11 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.reporting.conftest import replay_between
-from tournaments import confirmation, reporting, services
 from tournaments.domain import Conflict, NotAllowed
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import AuditEntry, Battle, Event, General, Registration, Report
+from tournaments.results import confirmation, reporting
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()

@@ -12,9 +12,11 @@ from django.db import connections, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tournaments import reporting, seasons, services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
+from tournaments.leagues import seasons
 from tournaments.models import AuditEntry, Battle, General, Invitation, Registration, Report
+from tournaments.results import reporting
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -183,7 +185,7 @@ def test_a_confirm_and_a_new_report_at_once_have_one_outcome(league):
 
 
 def confirm_expired_now():
-    from tournaments import confirmation
+    from tournaments.results import confirmation
 
     confirmation.confirm_expired()  # the periodic job, racing the requests
     return 200
@@ -304,7 +306,7 @@ def test_a_read_neither_waits_for_nor_fails_on_a_step_holding_the_event(league):
 def test_confirm_expired_goes_on_past_a_report_it_cannot_confirm(league, monkeypatch):
     from django.db import OperationalError
 
-    from tournaments import confirmation
+    from tournaments.results import confirmation
 
     first, second = schedule(league), schedule(league)
     reports = [report_by_ada(league, battle) for battle in (first, second)]
@@ -447,8 +449,8 @@ def test_a_poll_that_read_the_old_revision_never_puts_it_back_after_a_result(lea
     """A venue screen's poll reads the event's revision, a result commits (and the cached head is
     invalidated), then the poll writes what it read to the cache: the next polls, in this process and
     in another (no local head), show the result, not the revision before it."""
-    from tournaments import queries
     from tournaments.api.scoreboard import forget_everything_local
+    from tournaments.standings import queries
 
     slug, battle = league["event"].slug, schedule(league)
     url = f"/api/v1/events/{slug}/scoreboard/"

@@ -54,8 +54,8 @@ def test_the_api_and_the_report_page_answer_while_the_redis_cache_does_not(clien
     the cache's Redis gone both must keep working (they were server errors)."""
     from django.core.cache import caches
 
-    from tournaments import services
-    from tournaments.membership import grant_organizer_role
+    from tournaments.events import services
+    from tournaments.events.membership import grant_organizer_role
 
     settings.CACHES = {"default": {"BACKEND": "opp.cache.DegradingRedisCache", "LOCATION": _dead_redis_url(),
                                    "OPTIONS": {"socket_connect_timeout": 0.5}}}
@@ -198,8 +198,8 @@ def test_the_report_form_saves_a_replay_while_the_redis_cache_and_the_queue_do_n
     from kombu.exceptions import OperationalError as BrokerError
 
     from tests.reporting.conftest import build_event_day, replay_between
-    from tournaments import tasks
     from tournaments.models import Report
+    from tournaments.results import tasks
 
     def broker_down(*args, **kwargs):
         raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")

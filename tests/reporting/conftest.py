@@ -38,8 +38,8 @@ def event_day_committed(transactional_db):
 def build_event_day():
     from django.contrib.auth import get_user_model
 
-    from tournaments import services
-    from tournaments.membership import grant_organizer_role
+    from tournaments.events import services
+    from tournaments.events.membership import grant_organizer_role
     from tournaments.models import General
 
     User = get_user_model()

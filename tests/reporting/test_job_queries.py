@@ -4,8 +4,8 @@ runs it; in a test the transactions are savepoints (SAVEPOINT and RELEASE counte
 BEGIN and COMMIT are)."""
 import pytest
 
-from tournaments import reporting
 from tournaments.models import Adjudication, AuditEntry, Notification, Report
+from tournaments.results import reporting
 
 from .conftest import replay_between
 

@@ -16,8 +16,8 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tests.reporting.conftest import replay_between
-from tournaments import confirmation
 from tournaments.models import Event, Report
+from tournaments.results import confirmation
 
 pytestmark = pytest.mark.django_db
 

@@ -1,8 +1,8 @@
 """An organizer's override of a report the engine disputed keeps what the replay proves: Player-1."""
 import pytest
 
-from tournaments import reporting
 from tournaments.models import Report
+from tournaments.results import reporting
 
 from .conftest import replay_between
 

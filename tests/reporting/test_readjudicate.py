@@ -4,8 +4,8 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournaments import reporting
 from tournaments.models import Adjudication
+from tournaments.results import reporting
 
 from .conftest import replay_between
 

@@ -34,9 +34,10 @@ from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
 from tests.reporting.conftest import replay_between
-from tournaments import confirmation, services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import General, Report
+from tournaments.results import confirmation
 
 pytestmark = pytest.mark.django_db
 

@@ -2,10 +2,11 @@
 import pytest
 from django.db import OperationalError
 
-from tournaments import reporting, services
 from tournaments.domain import Conflict, DomainError
+from tournaments.events import services
 from tournaments.models import Adjudication, AuditEntry, Battle, Report
-from tournaments.reporting import NotAllowed
+from tournaments.results import outbox, reporting
+from tournaments.results.reporting import NotAllowed
 
 from .conftest import replay_between
 
@@ -283,7 +284,7 @@ def test_a_broker_that_does_not_answer_keeps_the_report_queued(event_day, monkey
     from django.core.management import call_command
     from kombu.exceptions import OperationalError as BrokerError
 
-    from tournaments import tasks
+    from tournaments.results import tasks
 
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
@@ -307,7 +308,7 @@ def test_adjudicate_pending_says_when_the_queue_does_not_answer_and_fails(event_
                                                                           django_capture_on_commit_callbacks):
     from django.core.management import CommandError, call_command
 
-    from tournaments import jobs, tasks
+    from tournaments.results import tasks
 
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
@@ -316,7 +317,7 @@ def test_adjudicate_pending_says_when_the_queue_does_not_answer_and_fails(event_
     created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
                      condition="shackle", replay=replay_between("victory-shackle", a, b))
     assert created.status == Report.Status.QUEUED and created.adjudication.sent_at is None
-    monkeypatch.setattr(jobs, "queue_problem", lambda: "Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+    monkeypatch.setattr(outbox, "queue_problem", lambda: "Error 111 connecting to 127.0.0.1:6379. Connection refused.")
     with pytest.raises(CommandError, match=r"does not answer .*nothing was sent and 1 adjudication\(s\) still wait"):
         call_command("adjudicate_pending")
     created.refresh_from_db()
@@ -329,7 +330,7 @@ def test_the_sweep_sends_jobs_never_sent_and_jobs_no_worker_took_for_long(event_
 
     from django.utils import timezone
 
-    from tournaments import jobs
+    from tournaments.results import outbox
 
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
@@ -338,9 +339,9 @@ def test_the_sweep_sends_jobs_never_sent_and_jobs_no_worker_took_for_long(event_
                                           replay=replay_between("victory-shackle", a, b))
     adjudication = created.adjudication
     Adjudication.objects.filter(pk=adjudication.pk).update(sent_at=timezone.now())
-    assert list(jobs.waiting(resend_after=settings.OPP_RESEND_AFTER_SECONDS)) == []  # sent just now: it waits
+    assert list(outbox.waiting(resend_after=settings.OPP_RESEND_AFTER_SECONDS)) == []  # sent just now: it waits
     Adjudication.objects.filter(pk=adjudication.pk).update(
         sent_at=timezone.now() - timedelta(seconds=settings.OPP_RESEND_AFTER_SECONDS + 1))
-    assert jobs.sweep() == (1, 0)  # sent long ago and never taken (a Redis restarted empty): sent again
+    assert outbox.sweep() == (1, 0)  # sent long ago and never taken (a Redis restarted empty): sent again
     created.refresh_from_db()
     assert created.status == Report.Status.CHECKED

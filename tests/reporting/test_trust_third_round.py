@@ -3,7 +3,7 @@ or the pages, refused or held until both generals stand behind the result or an 
 
 R92 a replay's sides belong to the battle; R93 reports are limited; R94 what a battle keeps of its
 replays; and the trust model's "a dispute stays a dispute", "nobody counts alone", "the window
-measures the opponent's time" (README, tournaments/rules.py)."""
+measures the opponent's time" (README, tournaments/trust.py)."""
 import copy
 from datetime import timedelta
 
@@ -15,9 +15,11 @@ from django.urls import reverse
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tournaments import confirmation, reporting, seasons, services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
+from tournaments.leagues import seasons
 from tournaments.models import Adjudication, AuditEntry, Battle, Event, General, Report
+from tournaments.results import confirmation, reporting
 
 from .conftest import replay_between
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from celery import Celery
 
-from tournaments import jobs, reporting
 from tournaments.models import Adjudication, AuditEntry, Report
+from tournaments.results import outbox, reporting
 
 from .conftest import replay_between
 
@@ -61,7 +61,7 @@ def workers(redis_url, require_postgres):
 def jobs_over_redis(redis_url, monkeypatch):
     """Reports enqueue their jobs on the test Redis, as the web processes do in production."""
     client = Celery("test-client", broker=redis_url, backend=redis_url)
-    monkeypatch.setattr(jobs, "send", lambda adjudication_id: client.send_task(
+    monkeypatch.setattr(outbox, "send", lambda adjudication_id: client.send_task(
         "tournaments.adjudicate_report", args=[adjudication_id]))
     return client
 

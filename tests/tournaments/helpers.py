@@ -1,5 +1,5 @@
 """Builders for event tests: generals, registrations and results through the services only."""
-from tournaments import services
+from tournaments.events import services
 from tournaments.models import Battle, General
 
 NAMES = ["Alice", "Bruno", "Chen", "Dana", "Emil", "Farah", "Goran", "Hana", "Ines", "Jonas", "Kira", "Lev",

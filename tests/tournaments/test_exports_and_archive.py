@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from tests.tournaments.helpers import make_tournament, open_battles, victory
-from tournaments import archive, exports, services
 from tournaments.domain import TIEBREAKERS
-from tournaments.membership import grant_organizer_role
+from tournaments.eventday import archive, exports
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Battle, Disqualification, Event, General, Report
 
 pytestmark = pytest.mark.django_db

@@ -1,8 +1,8 @@
 """Forfeits (R22) and disqualification (R23) through the services, with their effect on standings."""
 import pytest
 
-from tournaments import services
 from tournaments.domain import Conflict, DomainError
+from tournaments.events import services
 from tournaments.models import AuditEntry, Battle, Disqualification, Event, Group
 
 from .helpers import make_tournament, open_battles, victory

@@ -1,8 +1,8 @@
 """A league season: members' battles, standings by OPP and tie-breakers, a champion, a new season."""
 import pytest
 
-from tournaments import services
 from tournaments.domain import Conflict, DomainError
+from tournaments.events import services
 from tournaments.models import Battle, Event, General, Season
 
 from .helpers import victory

@@ -9,9 +9,11 @@ from django.core.mail.backends.base import BaseEmailBackend
 from rest_framework.test import APIClient
 
 from tests.reporting.conftest import replay_between
-from tournaments import notifications, reporting, services
-from tournaments.membership import grant_organizer_role
+from tournaments import notifications
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Battle, General, Notification, NotificationSettings, Report
+from tournaments.results import reporting
 
 pytestmark = pytest.mark.django_db
 

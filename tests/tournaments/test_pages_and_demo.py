@@ -2,8 +2,8 @@
 import pytest
 from django.core.management import CommandError, call_command
 
-from tournaments import services
 from tournaments.demo import DEMO_EVENT_SLUG, load_demo
+from tournaments.events import services
 from tournaments.models import Event, Group, Report
 
 from .helpers import make_tournament
@@ -97,7 +97,7 @@ def test_the_demo_report_keeps_waiting_with_its_countdown_a_day_later(client, dj
 
     from django.utils import timezone
 
-    from tournaments import confirmation
+    from tournaments.results import confirmation
 
     with django_capture_on_commit_callbacks(execute=True):
         event = load_demo()

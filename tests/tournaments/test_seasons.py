@@ -1,4 +1,4 @@
-"""A league season as a state machine (tournaments/seasons.py): open -> closing -> playoff -> closed,
+"""A league season as a state machine (tournaments/leagues/seasons.py): open -> closing -> playoff -> closed,
 moving on by itself; closed seasons that stay as they closed (R88); R111 and R112
 (../shared/spec/rulings.md)."""
 import json
@@ -6,10 +6,12 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import reporting, seasons, services
 from tournaments.domain import Conflict, DomainError
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
+from tournaments.leagues import seasons
 from tournaments.models import AuditEntry, Battle, Event, General, Report, Season
+from tournaments.results import reporting
 
 from .helpers import victory
 
@@ -45,7 +47,7 @@ def tied_top(event, organizer, members):
 
 def standings_snapshot(season):
     """Every figure of the season's table and its champion, serialized (compared byte for byte)."""
-    from tournaments.queries import standing_rows
+    from tournaments.standings.queries import standing_rows
 
     season = Season.objects.select_related("event", "champion").get(pk=season.pk)
     return json.dumps({"champion": season.champion.name if season.champion else None, "state": season.state,
@@ -384,7 +386,7 @@ def test_decide_champion_passes_over_rows_without_a_counted_battle():
     assert decide_champion(compute_standings(["1", "2"], [])).tied == ()
 
 
-# --- every season step asks tournaments.rules when an actor is given -------------------------------------
+# --- every season step asks tournaments.trust when an actor is given -------------------------------------
 
 def test_the_season_steps_refuse_a_member_acting_as_an_organizer(league):
     from tournaments.domain import NotAllowed

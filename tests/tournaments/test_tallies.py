@@ -1,4 +1,4 @@
-"""The database's counting (tournaments/tallies.py) agrees with the domain's pure counting on
+"""The database's counting (tournaments/standings/tallies.py) agrees with the domain's pure counting on
 seasons with every kind of result, including custom forfeit awards and disqualifications."""
 import random
 from dataclasses import FrozenInstanceError
@@ -6,11 +6,12 @@ from dataclasses import FrozenInstanceError
 import pytest
 from django.db import connection
 
-from tournaments import services, tallies
 from tournaments.domain import COUNTERS, ForfeitAward, StandingRow, compute_standings
 from tournaments.domain.standings import _new_row, tally
+from tournaments.events import services
 from tournaments.models import Battle, Event, General, Group, Registration, Season
-from tournaments.tallies import count_in_database
+from tournaments.standings import tallies
+from tournaments.standings.tallies import count_in_database
 
 pytestmark = pytest.mark.django_db
 CONDITIONS = [c for c, _ in Battle.Condition.choices]

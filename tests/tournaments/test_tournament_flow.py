@@ -1,8 +1,8 @@
 """Whole tournaments run through the services, from registration to the crowned Victor."""
 import pytest
 
-from tournaments import services
 from tournaments.domain import Conflict, DomainError, possible_partitions
+from tournaments.events import services
 from tournaments.models import AuditEntry, Battle, Event, Group
 
 from .helpers import make_tournament, open_battles, play_group_strongest_wins, victory

@@ -9,8 +9,8 @@ from django.contrib.auth import get_user_model
 
 from tests.web.conftest import sign_in
 from tests.web.test_replay_viewer import terrain_battle, terrain_event_battles
-from tournaments import reporting
 from tournaments.models import Event
+from tournaments.results import reporting
 
 POLICY = "Content-Security-Policy"
 WATCH_VIOLATIONS = """

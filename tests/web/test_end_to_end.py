@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 
 from tests.reporting.conftest import replay_between
 from tests.web.conftest import ARTIFACTS, sign_in
-from tournaments.membership import grant_organizer_role
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, Report
 
 NAMES = ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]

@@ -2,8 +2,8 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Battle, General, Report, Season
 
 pytestmark = pytest.mark.django_db

@@ -5,9 +5,10 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.web.conftest import ARTIFACTS, sign_in
-from tournaments import membership, reporting, services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import membership, services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Battle, General, Report
+from tournaments.results import reporting
 
 pytestmark = pytest.mark.browser
 PHONE = {"width": 390, "height": 844}

@@ -5,8 +5,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.web.conftest import ARTIFACTS, sign_in
-from tournaments import services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, General
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

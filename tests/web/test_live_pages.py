@@ -1,4 +1,4 @@
-"""Live pages (tournaments/live_views.py): the revision endpoints answer 304 while nothing changed
+"""Live pages (tournaments/web/live.py): the revision endpoints answer 304 while nothing changed
 and a new revision after a change, hide what the pages hide, and the pages carry what the script
 needs to follow them. The venue screen shows the standings, results and a QR code to the event."""
 import re
@@ -6,9 +6,10 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import reporting, services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, General, Report
+from tournaments.results import reporting
 
 pytestmark = pytest.mark.django_db
 NAMES = ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]

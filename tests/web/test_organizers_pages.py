@@ -4,8 +4,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from tournaments import membership, services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import membership, services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, General, OrganizerInvitation
 
 pytestmark = pytest.mark.django_db

@@ -6,8 +6,8 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.reporting.conftest import REPLAYS, replay_between
-from tournaments import services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, General, Report
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 
 from tests.tournaments.helpers import make_tournament, open_battles, victory
 from tests.web.conftest import ARTIFACTS
-from tournaments import services
+from tournaments.events import services
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -79,7 +79,7 @@ def test_an_organizer_exports_the_results_and_moves_the_event_to_another_site(li
     from django.contrib.auth import get_user_model
 
     from tests.web.conftest import sign_in
-    from tournaments.membership import grant_organizer_role
+    from tournaments.events.membership import grant_organizer_role
     from tournaments.models import Event
 
     organizer = grant_organizer_role(get_user_model().objects.create_user("orla", password="pw"))

@@ -9,8 +9,9 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.tournaments.helpers import make_tournament, open_battles, victory
-from tournaments import archive, exports, services
-from tournaments.membership import grant_organizer_role
+from tournaments.eventday import archive, exports
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, General
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,10 @@ from django.contrib.auth import get_user_model
 
 from tests.reporting.conftest import REPLAYS
 from tests.web.conftest import ARTIFACTS
-from tournaments import membership, reporting, services
-from tournaments.membership import grant_organizer_role
-from tournaments.replay_view import viewer_document
+from tournaments.eventday.replay_steps import viewer_document
+from tournaments.events import membership, services
+from tournaments.events.membership import grant_organizer_role
+from tournaments.results import reporting
 
 TERRAIN_BATTLE = Path(__file__).parent / "replays" / "terrain-devastate.json"
 

@@ -10,11 +10,13 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.reporting.conftest import replay_between
 from tests.web.conftest import ARTIFACTS, sign_in
-from tournaments import reporting, round_desk, services
 from tournaments.domain import DomainError
-from tournaments.membership import grant_organizer_role
+from tournaments.eventday import round_desk
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import AuditEntry, Event, General, Report
-from tournaments.verdicts import variant_names
+from tournaments.results import reporting
+from tournaments.results.verdicts import variant_names
 
 NAMES = ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]
 
@@ -441,7 +443,7 @@ def test_the_forfeit_checkbox_sits_with_its_label():
     from django import forms
     from django.template.loader import render_to_string
 
-    from tournaments.forms import EventForm
+    from tournaments.web.forms import EventForm
 
     class Rules(forms.Form):  # the event form's checkbox, through the partial every form is drawn with
         forfeit_counts_as_victory = EventForm.base_fields["forfeit_counts_as_victory"]

@@ -6,9 +6,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
-from tournaments import reporting, services, timezones
-from tournaments.membership import grant_organizer_role
+from tournaments import timezones
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import AuditEntry, Battle, Event, General, Report
+from tournaments.results import reporting
 
 pytestmark = pytest.mark.django_db
 

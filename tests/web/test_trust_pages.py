@@ -2,8 +2,8 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments import services
-from tournaments.membership import grant_organizer_role
+from tournaments.events import services
+from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, General
 
 pytestmark = pytest.mark.django_db
@@ -92,7 +92,7 @@ def test_a_forfeit_confirmed_by_the_window_offers_disqualification_on_the_event_
     from datetime import timedelta
 
     from tests.reporting.conftest import build_event_day
-    from tournaments import confirmation, reporting
+    from tournaments.results import confirmation, reporting
 
     event, organizer, battle = build_event_day()
     a, b = battle.general_a, battle.general_b
@@ -135,7 +135,7 @@ def staff(client):
 
 
 def test_groups_and_seasons_are_read_only_in_the_admin(client, staff):
-    from tournaments import seasons
+    from tournaments.leagues import seasons
     from tournaments.models import Group, Season
 
     event = services.create_event(name="Quay Open", slug="quay")

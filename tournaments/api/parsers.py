@@ -53,7 +53,7 @@ def load_json(raw: bytes, what="The body"):
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
-        from tournaments.reporting import json_error_text
+        from tournaments.results.reporting import json_error_text
 
         raise JSONRefused(f"{what} is not valid JSON: {json_error_text(error)}.") from None
     except RecursionError:

@@ -1,11 +1,11 @@
-"""DRF permission classes over `tournaments.rules`: each view declares its own, per action, so who
+"""DRF permission classes over `tournaments.trust`: each view declares its own, per action, so who
 may call an endpoint is read where the endpoint is. The services ask the same rules again.
 
 The schema (schema.py) documents 403 for reading wherever a view has a permission class that can refuse
 a signed-in user; a class that never refuses reading in practice says so with `refuses_reading = False`."""
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from tournaments import rules
+from tournaments import trust
 
 
 def _event_of(obj):
@@ -15,34 +15,34 @@ def _event_of(obj):
 class ReadsPublished(BasePermission):
     """Everyone reads published events (and their battles, seasons); organizers read their own too."""
 
-    message = rules.NOT_ORGANIZER
+    message = trust.NOT_ORGANIZER
     refuses_reading = False  # the views' querysets (visible_events) already hide the others: 404
 
     def has_object_permission(self, request, view, obj):
         event = _event_of(obj)
-        return event.published or rules.may_organize(request.user, event)
+        return event.published or trust.may_organize(request.user, event)
 
 
 class OrganizesEvent(BasePermission):
     """The event's organizers (for any method: the queue and the audit trail are theirs to read)."""
 
-    message = rules.NOT_ORGANIZER
+    message = trust.NOT_ORGANIZER
 
     def has_object_permission(self, request, view, obj):
-        return rules.may_organize(request.user, _event_of(obj))
+        return trust.may_organize(request.user, _event_of(obj))
 
 
 class OrganizesEventToChange(BasePermission):
     """Reading follows `ReadsPublished`; changing is for the event's organizers."""
 
-    message = rules.NOT_ORGANIZER
+    message = trust.NOT_ORGANIZER
     refuses_reading = False  # as ReadsPublished
 
     def has_object_permission(self, request, view, obj):
         event = _event_of(obj)
         if request.method in SAFE_METHODS:
-            return event.published or rules.may_organize(request.user, event)
-        return rules.may_organize(request.user, event)
+            return event.published or trust.may_organize(request.user, event)
+        return trust.may_organize(request.user, event)
 
 
 # The former name, kept for the views that still use it.
@@ -52,42 +52,42 @@ IsEventOrganizerOrReadOnly = OrganizesEventToChange
 class MayCreateEvents(BasePermission):
     """Creating events is a granted role (the `organize_events` permission)."""
 
-    message = rules.NOT_GRANTED
+    message = trust.NOT_GRANTED
     refuses_reading = False
 
     def has_permission(self, request, view):
-        return getattr(view, "action", None) != "create" or rules.may_create_event(request.user)
+        return getattr(view, "action", None) != "create" or trust.may_create_event(request.user)
 
 
 class SeesReports(BasePermission):
     """A battle's reports are for its two generals and the event's organizers; reporting is for
-    them too (`rules.may_report`)."""
+    them too (`trust.may_report`)."""
 
     message = "Only the two generals of this battle and the event's organizers see and send its reports."
 
     def has_object_permission(self, request, view, obj):
         battle = getattr(obj, "battle", obj)
         if request.method in SAFE_METHODS:
-            return rules.may_see_reports(request.user, battle)
-        return rules.may_report(request.user, battle)
+            return trust.may_see_reports(request.user, battle)
+        return trust.may_report(request.user, battle)
 
 
 class SchedulesOrReportsSeasonBattles(BasePermission):
     """`POST seasons/{id}/battles/`: an organizer schedules or records a battle between members; a member
     of the season reports a battle they arranged (a body with `opponent`), which waits for the
-    opponent like any report (`rules.may_report_arranged`)."""
+    opponent like any report (`trust.may_report_arranged`)."""
 
-    message = rules.NOT_SCHEDULER
+    message = trust.NOT_SCHEDULER
     refuses_reading = False
 
     def has_object_permission(self, request, view, obj):
         if request.method in SAFE_METHODS:
             return True
         if hasattr(request.data, "keys") and "opponent" in request.data:
-            self.message = rules.not_a_member(obj)
-            return rules.may_report_arranged(request.user, obj)
-        self.message = rules.NOT_SCHEDULER
-        return rules.may_organize(request.user, obj.event)
+            self.message = trust.not_a_member(obj)
+            return trust.may_report_arranged(request.user, obj)
+        self.message = trust.NOT_SCHEDULER
+        return trust.may_organize(request.user, obj.event)
 
 
 class AnswersInvitation(BasePermission):
@@ -95,7 +95,7 @@ class AnswersInvitation(BasePermission):
     refuses_reading = False  # the queryset holds only the user's own invitations: 404
 
     def has_object_permission(self, request, view, obj):
-        return rules.may_answer_invitation(request.user, obj)
+        return trust.may_answer_invitation(request.user, obj)
 
 
 class RenamesGeneral(BasePermission):
@@ -104,8 +104,8 @@ class RenamesGeneral(BasePermission):
 
     def has_object_permission(self, request, view, obj):
         if obj.user_id is None:  # R96: an unclaimed general is its events' organizers' to rename
-            self.message = rules.NOT_YOUR_GENERAL.format(name=obj.name)
-        return request.method in SAFE_METHODS or rules.may_rename(request.user, obj)
+            self.message = trust.NOT_YOUR_GENERAL.format(name=obj.name)
+        return request.method in SAFE_METHODS or trust.may_rename(request.user, obj)
 
 
 class AddsGenerals(BasePermission):
@@ -113,4 +113,4 @@ class AddsGenerals(BasePermission):
     refuses_reading = False
 
     def has_permission(self, request, view):
-        return getattr(view, "action", None) != "create" or rules.may_add_generals(request.user)
+        return getattr(view, "action", None) != "create" or trust.may_add_generals(request.user)

@@ -4,7 +4,7 @@ leaving the process:
 
 - the head (event, revision) is kept in process memory for `SCOREBOARD_LOCAL_SECONDS` (1 s): another
   web process may show a change up to that long after it happened (this process forgets at once,
-  see tournaments/signals.py); behind that, the shared cache and the database as before;
+  see tournaments/api/signals.py); behind that, the shared cache and the database as before;
 - a revision's document never changes, so it is kept in process memory too, as the JSON bytes
   ready to send (the last few);
 - the throttle counts each client's polls in process memory, in fixed windows of the scoreboard
@@ -25,7 +25,7 @@ from django.http import HttpResponse, JsonResponse
 from django.utils.http import http_date, parse_http_date_safe, quote_etag
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
-from tournaments import queries
+from tournaments.standings import queries
 
 _lock = threading.Lock()
 _heads = {}  # slug -> (expires at, head)

@@ -4,8 +4,9 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments import rules
+from tournaments import trust
 from tournaments.domain import TIEBREAKERS, opp_awards
+from tournaments.events.services import GROUP_METHODS, battle_result, forfeit_offer
 from tournaments.models import (
     VARIANT_KEYS,
     Adjudication,
@@ -22,7 +23,6 @@ from tournaments.models import (
     Report,
     Season,
 )
-from tournaments.services import GROUP_METHODS, battle_result, forfeit_offer
 
 
 class GeneralBriefSerializer(serializers.ModelSerializer):
@@ -46,7 +46,7 @@ class GeneralSerializer(serializers.ModelSerializer):
     def get_claim_code(self, general) -> str | None:
         request = self.context.get("request")
         user = getattr(request, "user", None)
-        return general.claim_code or None if user is not None and rules.may_see_claim_code(user, general) else None
+        return general.claim_code or None if user is not None and trust.may_see_claim_code(user, general) else None
 
 
 class GeneralMatchSerializer(serializers.Serializer):
@@ -384,7 +384,7 @@ class SeasonSerializer(serializers.ModelSerializer):
         read_only_fields = ["number", "state", "champion"]
 
     def get_waiting_for(self, season) -> str:
-        from tournaments.seasons import waiting_for
+        from tournaments.leagues.seasons import waiting_for
 
         return waiting_for(season)
 
@@ -508,7 +508,7 @@ class ReportSerializer(serializers.ModelSerializer):
     def get_waiting_for(self, report):
         if not report.is_awaiting_opponent:
             return None
-        opponent = rules.opponent_of_reporter(report)
+        opponent = trust.opponent_of_reporter(report)
         return GeneralBriefSerializer(opponent).data if opponent else None
 
     def get_seconds_left(self, report) -> int | None:

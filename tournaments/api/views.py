@@ -1,5 +1,5 @@
 """The REST API (/api/v1/). Each view declares who may call it with the permission classes of
-`tournaments.api.permissions` (over `tournaments.rules`) and hands the step to the services."""
+`tournaments.api.permissions` (over `tournaments.trust`) and hands the step to the services."""
 import json
 
 from django.db.models import Prefetch, Q
@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
-from tournaments import confirmation, membership, notifications, queries, reporting, rules, seasons, services
+from tournaments import notifications, trust
 from tournaments.api import serializers as s
 from tournaments.api.idempotency import IdempotentPosts
 from tournaments.api.permissions import (
@@ -33,7 +33,11 @@ from tournaments.api.permissions import (
     SeesReports,
 )
 from tournaments.api.scoreboard import conditional_answer
+from tournaments.events import membership, services
+from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, General, Invitation, OrganizerInvitation, Report, Season
+from tournaments.results import confirmation, reporting
+from tournaments.standings import queries
 
 ERROR_BODY = inline_serializer("Error", {
     "detail": serializers.CharField(), "code": serializers.CharField(),
@@ -151,7 +155,7 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
         event = self.get_object()
         payload = s.WithdrawInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        general = payload.validated_data.get("general") or rules.general_of(request.user)
+        general = payload.validated_data.get("general") or trust.general_of(request.user)
         if general is None:
             raise reporting.DomainError("You have no general to withdraw.", field="general")
         services.withdraw(event, general, actor=request.user, reason=payload.validated_data["reason"])
@@ -498,7 +502,7 @@ class ReportViewSet(IdempotentPosts, mixins.RetrieveModelMixin, viewsets.Generic
 
     def get_queryset(self):
         reports = Report.objects.filter(battle__event__in=visible_events(self.request.user))
-        return rules.visible_reports(self.request.user, reports).select_related(*REPORT_RELATED)
+        return trust.visible_reports(self.request.user, reports).select_related(*REPORT_RELATED)
 
     def get_object(self):
         report = super().get_object()
@@ -674,7 +678,7 @@ class MeView(APIView):
 
     def _answer(self, request):
         user = request.user
-        general = rules.general_of(user)
+        general = trust.general_of(user)
         reports = Report.objects.select_related(*REPORT_RELATED)
         waiting, mine, invitations = [], [], []
         if general is not None:
@@ -683,13 +687,13 @@ class MeView(APIView):
                 confirmation.sweep(event)
             involved = reports.filter(Q(battle__general_a=general) | Q(battle__general_b=general),
                                       status__in=Report.OPEN_STATUSES)
-            waiting = [r for r in involved.filter(status__in=reporting.ANSWERABLE) if rules.may_answer(user, r)]
+            waiting = [r for r in involved.filter(status__in=reporting.ANSWERABLE) if trust.may_answer(user, r)]
             invitations = general.invitations.filter(status=Invitation.Status.PENDING).select_related("event",
                                                                                                     "general")
         mine = reports.filter(reported_by=user, status__in=Report.OPEN_STATUSES)
         return Response(s.MeSerializer({
             "username": user.get_username(), "email": user.email,
-            "notifications": notifications.settings_of(user), "may_create_events": rules.may_create_event(user),
+            "notifications": notifications.settings_of(user), "may_create_events": trust.may_create_event(user),
             "general": general, "awaiting_my_confirmation": waiting, "my_open_reports": list(mine),
             "invitations": list(invitations),
             "organizer_invitations": list(user.organizer_invitations.filter(
@@ -700,7 +704,7 @@ class MeView(APIView):
 
 class SeasonViewSet(IdempotentPosts, viewsets.GenericViewSet):
     """A league's seasons: open -> closing -> playoff -> closed, moving on by itself once closed
-    (see tournaments/seasons.py). `waiting_for` says what a season waits for."""
+    (see tournaments/leagues/seasons.py). `waiting_for` says what a season waits for."""
 
     serializer_class = s.SeasonSerializer
     permission_classes = [IsAuthenticatedOrReadOnly, IsEventOrganizerOrReadOnly]
@@ -735,7 +739,7 @@ class SeasonViewSet(IdempotentPosts, viewsets.GenericViewSet):
                             "multipart/form-data": s.LeagueBattleInputSerializer},
                    responses={201: s.BattleSerializer, **ERRORS})
     # Members report their own arranged battles: not the organizer-only permission of the rest of the
-    # season (tournaments.rules: may_report_arranged, may_organize).
+    # season (tournaments.trust: may_report_arranged, may_organize).
     @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated, SchedulesOrReportsSeasonBattles])
     def battles(self, request, pk=None):
         """Organizers schedule a battle (`general_a`, `general_b`) or record an arranged one (with

@@ -126,7 +126,7 @@ def _tally(generals, results, forfeit_award):
 def tally(generals: Iterable[str], results: Iterable[BattleResult], *,
           forfeit_award: ForfeitAward = DEFAULT_FORFEIT_AWARD) -> dict[str, dict[str, int]]:
     """The counting half of `compute_standings`: {general: {counter: value}} for every name of
-    COUNTERS. `tournaments.tallies` counts one representative battle per kind of side with it, so
+    COUNTERS. `tournaments.standings.tallies` counts one representative battle per kind of side with it, so
     the database's counting takes every figure from here."""
     return _tally(list(generals), results, forfeit_award)
 

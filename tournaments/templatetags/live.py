@@ -5,16 +5,16 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 
-from tournaments import live_views
+from tournaments.web import live
 
 register = template.Library()
 
 # page -> (its revision endpoint, the page itself, the revision's function)
 _PAGES = {
-    "event": ("live-event", "event-detail", live_views.event_revision_of),
-    "venue": ("live-event", "venue-screen", live_views.event_revision_of),
-    "battle": ("live-battle", "battle-detail", live_views.battle_revision_of),
-    "my-battles": ("live-my-battles", "my-battles", live_views.my_battles_revision_of),
+    "event": ("live-event", "event-detail", live.event_revision_of),
+    "venue": ("live-event", "venue-screen", live.event_revision_of),
+    "battle": ("live-battle", "battle-detail", live.battle_revision_of),
+    "my-battles": ("live-my-battles", "my-battles", live.my_battles_revision_of),
 }
 
 

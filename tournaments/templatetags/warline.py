@@ -20,7 +20,7 @@ def get_item(mapping, key):
 @register.filter
 def schedule_state(battle):
     """An undecided battle's state in a public schedule ("disputed: an organizer decides")."""
-    from tournaments.queries import schedule_state as state
+    from tournaments.standings.queries import schedule_state as state
 
     return state(battle)
 
@@ -35,9 +35,9 @@ def report_status_for(report, user):
         checked = "Checked by the engine, w" if report.status == "checked" else "W"
         if report.reported_by_id != user.pk:
             return f"{checked}aiting for your confirmation"
-        from tournaments import rules
+        from tournaments import trust
 
-        opponent = rules.opponent_of_reporter(report)
+        opponent = trust.opponent_of_reporter(report)
         if opponent is not None:
             return f"{checked}aiting for {opponent.name}'s confirmation"
     return report.get_status_display()

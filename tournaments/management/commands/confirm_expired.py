@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from tournaments.confirmation import confirm_expired
+from tournaments.results.confirmation import confirm_expired
 
 
 class Command(BaseCommand):

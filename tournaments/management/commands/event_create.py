@@ -1,8 +1,8 @@
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.text import slugify
 
-from tournaments import services
 from tournaments.domain import DomainError
+from tournaments.events import services
 from tournaments.management.organizer import find_user
 from tournaments.models import VARIANT_KEYS, Event
 

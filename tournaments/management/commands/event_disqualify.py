@@ -1,4 +1,4 @@
-from tournaments import services
+from tournaments.events import services
 from tournaments.management.organizer import OrganizerCommand, find_general
 from tournaments.models import Disqualification
 

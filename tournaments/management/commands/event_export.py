@@ -1,6 +1,6 @@
 import json
 
-from tournaments.archive import build_archive
+from tournaments.eventday.archive import build_archive
 from tournaments.management.organizer import OrganizerCommand
 
 

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from tournaments.archive import ArchiveError, import_archive, read_archive
+from tournaments.eventday.archive import ArchiveError, import_archive, read_archive
 from tournaments.management.organizer import find_user
 
 

@@ -1,7 +1,7 @@
 from django.core.management.base import CommandError
 from django.db import transaction
 
-from tournaments import membership, services
+from tournaments.events import membership, services
 from tournaments.management.organizer import OrganizerCommand
 from tournaments.models import General, name_key
 

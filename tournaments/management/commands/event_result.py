@@ -1,6 +1,6 @@
 from django.core.management.base import CommandError
 
-from tournaments import services
+from tournaments.events import services
 from tournaments.management.organizer import OrganizerCommand, find_general
 from tournaments.models import Battle
 

@@ -1,5 +1,5 @@
-from tournaments import services
 from tournaments.domain import TIEBREAKERS
+from tournaments.events import services
 from tournaments.management.organizer import OrganizerCommand
 
 

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand
 
+from tournaments.events.membership import grant_organizer_role
 from tournaments.management.organizer import find_user
-from tournaments.membership import grant_organizer_role
 
 
 class Command(BaseCommand):

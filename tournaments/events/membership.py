@@ -14,10 +14,10 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from tournaments import locks, rules
+from tournaments import locks, trust
 from tournaments.domain import Conflict, DomainError
+from tournaments.events.services import CONSENT, audit, register, registration_refusal
 from tournaments.models import Event, General, Invitation, OrganizerInvitation, name_key
-from tournaments.services import CONSENT, audit, register, registration_refusal
 
 
 class SameName(Conflict):
@@ -52,12 +52,12 @@ def new_claim_code():
 def create_general(name, *, actor, create_new=False, external_id=""):
     """An unclaimed general an organizer creates for a player without an account (R78). Refused with
     the existing general(s) of the same name unless `create_new`."""
-    rules.require(rules.may_add_generals(actor), "Only organizers add generals for players without an account.")
+    trust.require(trust.may_add_generals(actor), "Only organizers add generals for players without an account.")
     name = _clean_name(name)
     locks.general_name(name)  # two requests creating one name at once: the second finds the first's
     # Another event's walk-in is not the organizer's to choose (R96): only claimed generals (to invite)
     # and unclaimed ones they manage are offered.
-    matches = [g for g in same_name(name) if g.user_id is not None or rules.may_manage_general(actor, g)]
+    matches = [g for g in same_name(name) if g.user_id is not None or trust.may_manage_general(actor, g)]
     if matches and not create_new:
         raise SameName(name, matches)
     if external_id and General.objects.filter(external_id=external_id).exists():
@@ -69,7 +69,7 @@ def create_general(name, *, actor, create_new=False, external_id=""):
 @transaction.atomic
 def create_own_general(user, name, *, create_new=False):
     """A player's own general, claimed at once. A user has at most one."""
-    rules.require(getattr(user, "is_authenticated", False), "Sign in to create your general.")
+    trust.require(getattr(user, "is_authenticated", False), "Sign in to create your general.")
     locks.account(user)  # a user has one general: their concurrent requests take turns here
     if General.objects.filter(user=user).exists():
         raise Conflict("You have a general already: a player has one general for every event and league.")
@@ -84,7 +84,7 @@ def create_own_general(user, name, *, create_new=False):
 @transaction.atomic
 def claim(user, code):
     """The player claims the general an organizer created for them, with its one-use code."""
-    rules.require(getattr(user, "is_authenticated", False), "Sign in to claim your general.")
+    trust.require(getattr(user, "is_authenticated", False), "Sign in to claim your general.")
     code = str(code or "").strip()
     general = General.objects.select_for_update().filter(claim_code=code, user=None).first() if code else None
     if general is None:
@@ -113,7 +113,7 @@ def renew_claim_code(general, *, actor):
     general = General.objects.select_for_update().get(pk=general.pk)
     if general.user_id is not None:
         raise Conflict(f"{general.name} is claimed by their player already.")
-    rules.require(rules.may_manage_general(actor, general), rules.NOT_YOUR_GENERAL.format(name=general.name))
+    trust.require(trust.may_manage_general(actor, general), trust.NOT_YOUR_GENERAL.format(name=general.name))
     general.claim_code = new_claim_code()
     general.save(update_fields=["claim_code"])
     for event in _events_of(general):
@@ -126,9 +126,9 @@ def renew_claim_code(general, *, actor):
 def rename(general, name, *, actor, create_new=False):
     """Only the player (or staff) renames a claimed general; organizers rename unclaimed ones."""
     general = General.objects.select_for_update().get(pk=general.pk)
-    rules.require(rules.may_rename(actor, general),
+    trust.require(trust.may_rename(actor, general),
                   f"Only {general.name}'s player (or site staff) may rename this general." if general.user_id
-                  else rules.NOT_YOUR_GENERAL.format(name=general.name))
+                  else trust.NOT_YOUR_GENERAL.format(name=general.name))
     name = _clean_name(name)
     before = general.name
     if name == before:  # e.g. the same rename sent twice: done once, audited once
@@ -152,7 +152,7 @@ def join(event, user, *, name=None, create_new=False):
     registration leaves no new general behind)."""
     event = locks.event(event)  # the lock order: event, then the account (tournaments/locks.py)
     locks.account(user)
-    general = rules.general_of(user)
+    general = trust.general_of(user)
     if general is not None and event.registrations.filter(general=general, status="active").exists():
         raise Conflict(f"{general.name} is registered for {event.name} already.")  # e.g. a join sent twice
     if general is None:
@@ -166,7 +166,7 @@ def join(event, user, *, name=None, create_new=False):
 def invite(event, general, *, actor):
     """An organizer invites a player's general; it enters when the player accepts."""
     event = locks.event(event)  # the same invitation sent twice: the second finds the first's
-    rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     refusal = registration_refusal(event)
     if refusal:
         raise Conflict(refusal)
@@ -185,7 +185,7 @@ def invite(event, general, *, actor):
 @transaction.atomic
 def answer_invitation(invitation, *, user, accept):
     invitation = locks.invitation(invitation)  # its event first, then the invitation (tournaments/locks.py)
-    rules.require(rules.may_answer_invitation(user, invitation),
+    trust.require(trust.may_answer_invitation(user, invitation),
                   "Only the invited general's player answers the invitation.")
     if invitation.status != Invitation.Status.PENDING:
         raise Conflict(f"This invitation is {invitation.get_status_display().lower()} already.")
@@ -204,11 +204,11 @@ def register_by_organizer(event, *, actor, general=None, name=None, create_new=F
     """An organizer's registration: an unclaimed general (existing, or created by name with the
     same-name check); a claimed general is refused with the way to invite them."""
     event = locks.event(event)  # before the name's lock that create_general takes (tournaments/locks.py)
-    rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if general is None:
         general = create_general(name, actor=actor, create_new=create_new)
     elif general.user_id is not None and general.user_id != getattr(actor, "pk", None):
-        raise rules.NotAllowed(CONSENT.format(name=general.name) + " Send them an invitation instead.")
+        raise trust.NotAllowed(CONSENT.format(name=general.name) + " Send them an invitation instead.")
     return register(event, general, actor=actor, seed=seed)  # R96: another event's walk-in is refused there
 
 
@@ -231,12 +231,12 @@ def invite_organizer(event, username, *, actor):
     only an account with the organizer permission (or staff) can. The invitation records who appointed
     it (R95)."""
     event = _locked_event(event)
-    rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     user = _user_named(username)
     if event.organizers.filter(pk=user.pk).exists():
         raise DomainError(f"{user.get_username()} organizes {event.name} already.", field="username")
-    if not rules.may_be_organizer(user):
-        raise DomainError(rules.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()), field="username")
+    if not trust.may_be_organizer(user):
+        raise DomainError(trust.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()), field="username")
     if event.organizer_invitations.filter(user=user, status=OrganizerInvitation.Status.PENDING).exists():
         raise Conflict(f"{user.get_username()} is invited to organize {event.name} already; the invitation "
                        "waits for their answer.")
@@ -251,7 +251,7 @@ def answer_organizer_invitation(invitation, *, user, accept):
     """The invited account accepts (it organizes the event from now on) or declines."""
     event = _locked_event(invitation.event)
     invitation = OrganizerInvitation.objects.select_for_update().select_related("event").get(pk=invitation.pk)
-    rules.require(rules.may_answer_organizer_invitation(user, invitation),
+    trust.require(trust.may_answer_organizer_invitation(user, invitation),
                   "Only the invited account answers this invitation.")
     if invitation.status != OrganizerInvitation.Status.PENDING:
         raise Conflict(f"This invitation is {invitation.get_status_display().lower()} already.")
@@ -261,8 +261,8 @@ def answer_organizer_invitation(invitation, *, user, accept):
         invitation.save(update_fields=["status", "answered_at"])
         audit(event, user, "organizer invitation declined", user.get_username())
         return invitation
-    if not rules.may_be_organizer(user):  # the permission may have been taken back meanwhile
-        raise rules.NotAllowed(rules.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()))
+    if not trust.may_be_organizer(user):  # the permission may have been taken back meanwhile
+        raise trust.NotAllowed(trust.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()))
     invitation.status = OrganizerInvitation.Status.ACCEPTED
     invitation.save(update_fields=["status", "answered_at"])
     event.organizers.add(user)
@@ -275,7 +275,7 @@ def answer_organizer_invitation(invitation, *, user, accept):
 def withdraw_organizer_invitation(invitation, *, actor):
     event = _locked_event(invitation.event)
     invitation = OrganizerInvitation.objects.select_for_update().get(pk=invitation.pk)
-    rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if invitation.status != OrganizerInvitation.Status.PENDING:
         raise Conflict(f"This invitation is {invitation.get_status_display().lower()} already.")
     invitation.status, invitation.answered_at = OrganizerInvitation.Status.WITHDRAWN, timezone.now()
@@ -289,11 +289,11 @@ def remove_organizer(event, username, *, actor):
     """An organizer removes a co-organizer (or themselves); nobody removes the owner (finding: a
     co-organizer removed the creator, who then got 403 on their own event)."""
     event = _locked_event(event)
-    rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     user = _user_named(username)
     if not event.organizers.filter(pk=user.pk).exists():
         raise DomainError(f"{user.get_username()} does not organize {event.name}.", field="username")
-    rules.require(not rules.owns(user, event), rules.OWNER_STAYS.format(name=user.get_username(), event=event.name))
+    trust.require(not trust.owns(user, event), trust.OWNER_STAYS.format(name=user.get_username(), event=event.name))
     if event.organizers.count() == 1:
         raise Conflict(f"{user.get_username()} is the only organizer of {event.name}: add another first.")
     event.organizers.remove(user)
@@ -305,15 +305,15 @@ def remove_organizer(event, username, *, actor):
 def hand_over(event, username, *, actor):
     """The owner makes a co-organizer the event's owner; the former owner stays a co-organizer."""
     event = _locked_event(event)
-    rules.require(rules.may_hand_over(actor, event), rules.NOT_OWNER)
+    trust.require(trust.may_hand_over(actor, event), trust.NOT_OWNER)
     user = _user_named(username)
     if not event.organizers.filter(pk=user.pk).exists():
         raise DomainError(f"{user.get_username()} does not organize {event.name}: invite them as a co-organizer "
                           "first.", field="username")
     if event.owner_id == user.pk:
         raise DomainError(f"{user.get_username()} owns {event.name} already.", field="username")
-    if not rules.may_be_organizer(user):
-        raise DomainError(rules.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()), field="username")
+    if not trust.may_be_organizer(user):
+        raise DomainError(trust.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()), field="username")
     before = event.owner.get_username() if event.owner_id else None
     event.owner = user
     event.save(update_fields=["owner"])
@@ -328,7 +328,7 @@ def grant_organizer_role(user, *, grant=True):
     """Site staff grant (or take back) the right to create events (`manage.py grant_organizer`)."""
     from django.contrib.auth.models import Permission
 
-    app_label, codename = rules.ORGANIZE_PERMISSION.split(".")
+    app_label, codename = trust.ORGANIZE_PERMISSION.split(".")
     permission = Permission.objects.get(content_type__app_label=app_label, codename=codename)
     if grant:
         user.user_permissions.add(permission)

@@ -149,7 +149,7 @@ NOT_ORGANIZER_MATERIAL = ("{name} does not hold the organizer permission: only a
 
 def may_record_result(user, battle, *, attested=False):
     """A result reaches a battle from an organizer who does not play in it (R90), or from a report both
-    sides stand behind or the window made count (`attested`: `tournaments.reporting` checked it, R75)."""
+    sides stand behind or the window made count (`attested`: `tournaments.results.reporting` checked it, R75)."""
     return attested or organizes_battle(user, battle)
 
 

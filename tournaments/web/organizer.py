@@ -6,9 +6,13 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 
-from tournaments import confirmation, membership, reporting, rules, seasons, services
+from tournaments import trust
 from tournaments.domain import DomainError, NotAllowed
-from tournaments.forms import (
+from tournaments.events import membership, services
+from tournaments.leagues import seasons
+from tournaments.models import Battle, Event, General, OrganizerInvitation, Registration
+from tournaments.results import confirmation, reporting
+from tournaments.web.forms import (
     CloseSeasonForm,
     DisqualifyForm,
     EventForm,
@@ -20,13 +24,12 @@ from tournaments.forms import (
     SeasonForm,
     show_refusal,
 )
-from tournaments.models import Battle, Event, General, OrganizerInvitation, Registration
 
 
 def organizer_event(request, slug):
     event = get_object_or_404(Event, slug=slug)
-    if not rules.may_organize(request.user, event):
-        raise PermissionDenied(rules.NOT_ORGANIZER)
+    if not trust.may_organize(request.user, event):
+        raise PermissionDenied(trust.NOT_ORGANIZER)
     confirmation.sweep(event)
     return event
 
@@ -37,8 +40,8 @@ def refused(request, sentence):
 
 @login_required
 def event_create(request):
-    if not rules.may_create_event(request.user):
-        return refused(request, rules.NOT_GRANTED)
+    if not trust.may_create_event(request.user):
+        return refused(request, trust.NOT_GRANTED)
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -62,11 +65,11 @@ def _dashboard(request, event, **forms):
         "event": event,
         "registrations": registrations,
         "claim_codes": {r.general_id: r.general.claim_code for r in registrations
-                        if rules.may_see_claim_code(request.user, r.general) and r.general.claim_code},
+                        if trust.may_see_claim_code(request.user, r.general) and r.general.claim_code},
         "matches": forms.get("matches"),
         "typed_name": forms.get("typed_name"),
         "organizers": event.organizers.order_by("username"),
-        "owns_event": rules.owns(request.user, event),
+        "owns_event": trust.owns(request.user, event),
         "organizer_invitations": event.organizer_invitations.filter(
             status=OrganizerInvitation.Status.PENDING).select_related("user", "invited_by"),
         "organizer_form": forms.get("organizer_form") or OrganizerForm(),

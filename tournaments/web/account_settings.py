@@ -7,10 +7,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
-from tournaments import accounts, notifications, services
-from tournaments.forms import EventDetailsForm
+from tournaments import accounts, notifications
+from tournaments.events import services
 from tournaments.models import Event, NotificationSettings
-from tournaments.organizer_views import organizer_event
+from tournaments.web.forms import EventDetailsForm
+from tournaments.web.organizer import organizer_event
 
 DETAIL_FIELDS = ("name", "description", "venue", "starts_on", "ends_on", "time_zone")
 

@@ -20,6 +20,7 @@ from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tournaments.domain import DomainError
+from tournaments.events.services import check_board_setting, validate_variants
 from tournaments.models import (
     AuditEntry,
     Battle,
@@ -31,7 +32,6 @@ from tournaments.models import (
     Registration,
     Season,
 )
-from tournaments.services import check_board_setting, validate_variants
 
 FORMAT = "warline-opp-event-archive"
 VERSION = 1
@@ -310,9 +310,9 @@ def _reusable(general, organizers):
     """R96: an unclaimed general of this site joins the imported event only when every organizer of the
     import already manages it (organizes an event it is registered in): nobody learns a claim code
     they did not know. An import nobody organizes (the server's own) reuses none."""
-    from tournaments import rules
+    from tournaments import trust
 
-    return bool(organizers) and all(rules.may_manage_general(user, general) for user in organizers)
+    return bool(organizers) and all(trust.may_manage_general(user, general) for user in organizers)
 
 
 def _import_generals(records, organizers):

@@ -16,7 +16,7 @@ from celery import shared_task
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from tournaments import rules
+from tournaments import trust
 from tournaments.domain import DomainError
 from tournaments.models import Report
 
@@ -43,7 +43,7 @@ def confirm_expired(now=None, event=None, *, wait=True):
     its own transaction under the lock order (tournaments/locks.py); one that fails (a lock another
     request holds when `wait` is false, a deadlock, any error) is logged and the next one is tried:
     it is still expired, so the next run confirms it."""
-    from tournaments import reporting
+    from tournaments.results import reporting
 
     now = now or timezone.now()
     confirmed = []
@@ -54,7 +54,7 @@ def confirm_expired(now=None, event=None, *, wait=True):
                 if not report.is_awaiting_opponent or report.confirm_by is None or report.confirm_by > now:
                     continue  # answered meanwhile
                 opponent = reporting.opponent_of_reporter(report)
-                nobody = rules.cannot_answer(opponent)
+                nobody = trust.cannot_answer(opponent)
                 if nobody:  # nobody counts alone: the player became unreachable meanwhile
                     report.confirm_by, report.status_reason = None, nobody
                     report.save(update_fields=["confirm_by", "status_reason", "status", "updated_at"])
@@ -104,9 +104,9 @@ def confirm_expired_reports():
 @transaction.atomic
 def set_window(event, minutes, *, actor):
     """The organizer changes the event's confirmation window; reports already waiting keep theirs."""
-    from tournaments import services
+    from tournaments.events import services
 
-    rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+    trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if not isinstance(minutes, int) or not 1 <= minutes <= 60 * 24 * 30:
         raise DomainError("The confirmation window is between 1 minute and 30 days (43200 minutes).",
                           field="confirmation_minutes")

@@ -26,8 +26,9 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from tournaments import rules, services
+from tournaments import trust
 from tournaments.domain import Conflict, DomainError, decide_champion, next_playoff_pairings
+from tournaments.events import services
 from tournaments.models import Battle, Disqualification, Event, General, Report, Season, SeasonMember
 
 PLAYOFF_RULE = "If the Playoff Battle outcome is Stalemate or Resolve, another Playoff Battle must occur"
@@ -92,7 +93,7 @@ def _set_league_state(event, state):
 def _require_organizer(actor, event):
     """The season's steps are the organizers' (`actor=None`: the server's own use, e.g. the demo)."""
     if actor is not None:
-        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+        trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
 
 
 def refuse_if_closed(season, doing="change"):
@@ -343,7 +344,7 @@ def record_arranged_battle(season, general_a, general_b, *, actor=None, **result
 def report_arranged_battle(season, *, user, me, opponent, **report):
     """A member reports a battle they arranged: scheduled and reported in one step through the same
     submission as any report (reporting.submit_report), so a refused report leaves no battle."""
-    from tournaments import reporting
+    from tournaments.results import reporting
 
     if me is None:
         raise DomainError(f"Only members of {season.event.name} report league battles; your account has no "
@@ -352,7 +353,7 @@ def report_arranged_battle(season, *, user, me, opponent, **report):
         raise DomainError("Name your opponent.", field="opponent")
     if season.event.disqualifications.filter(general=me).exists():
         raise Conflict(f"{me.name} is disqualified from {season.event.name} and reports no more battles (R23).")
-    rules.require(rules.may_report_arranged(user, season), rules.not_a_member(season))
+    trust.require(trust.may_report_arranged(user, season), trust.not_a_member(season))
     battle = _schedule(season, me, opponent, actor=user)
     return reporting.submit_report(battle, user=user, **report)
 

@@ -14,7 +14,7 @@ from django.db import transaction
 from django.db.models import Exists, Max, OuterRef, Q
 from django.utils import timezone
 
-from tournaments import locks, rules, seasons
+from tournaments import locks, trust
 from tournaments.domain import (
     BattleResult,
     Conflict,
@@ -32,6 +32,7 @@ from tournaments.domain import (
     round_robin,
     validate_manual,
 )
+from tournaments.leagues import seasons
 from tournaments.models import (
     VARIANT_KEYS,
     AuditEntry,
@@ -45,7 +46,7 @@ from tournaments.models import (
     Registration,
     Report,
 )
-from tournaments.tallies import count_in_database
+from tournaments.standings.tallies import count_in_database
 
 GROUP_METHODS = ("random", "seeded", "manual")
 
@@ -103,7 +104,7 @@ def create_event(*, name, slug, kind=Event.Kind.TOURNAMENT, organizers=(), varia
     """A new event; `actor` needs the organizer permission site staff grant (R77). `actor=None` is
     the server's own use (commands, the demo)."""
     if actor is not None:
-        rules.require(rules.may_create_event(actor), rules.NOT_GRANTED)
+        trust.require(trust.may_create_event(actor), trust.NOT_GRANTED)
     if Event.objects.filter(slug=slug).exists():
         raise DomainError(f"The address {slug!r} is taken by another event: choose another.", field="slug")
     _check_pair_limit_setting(details.get("pair_battles_per_season"))
@@ -157,7 +158,7 @@ def change_rules(event, *, actor=None, reason="", **changes):
     (seed: Organized Play; R22)."""
     event = _locked(event)
     if actor is not None:
-        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+        trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if event.has_started:
         raise Conflict(f"{event.name} has started: its Rules Variants and Modules, its forfeit award and its "
                        "battles per pair (R111) cannot change any more (all battles of an event use what was "
@@ -207,11 +208,11 @@ def register(event, general, *, actor=None, seed=None):
     """Enters a general: a claimed general only by its own player (their consent, R78); an
     unclaimed one by an organizer. `actor=None` is the server's own use, for unclaimed generals."""
     event = _locked(event)
-    rules.require(rules.may_enter(actor, general), CONSENT.format(name=general.name))
+    trust.require(trust.may_enter(actor, general), CONSENT.format(name=general.name))
     if general.user_id is None and actor is not None:
-        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
-        rules.require(rules.may_register_unclaimed(actor, general, event),  # R96
-                      rules.NOT_YOUR_WALK_IN.format(name=general.name))
+        trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
+        trust.require(trust.may_register_unclaimed(actor, general, event),  # R96
+                      trust.NOT_YOUR_WALK_IN.format(name=general.name))
     refusal = registration_refusal(event)
     if refusal:
         raise Conflict(refusal)
@@ -241,7 +242,7 @@ def withdraw(event, general, *, actor=None, reason=""):
     registration is open."""
     event = _locked(event)
     own = actor is not None and general.user_id is not None and general.user_id == actor.pk
-    rules.require(actor is None or own or rules.may_organize(actor, event),
+    trust.require(actor is None or own or trust.may_organize(actor, event),
                   f"Only {general.name}'s player or an organizer of {event.name} may withdraw them.")
     refusal = registration_refusal(event)
     if refusal:
@@ -278,7 +279,7 @@ def close_registration(event, *, actor=None):
     the eliminated registration or None."""
     event = _locked(event)
     if actor is not None:  # None: the server's own use (commands, the demo)
-        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+        trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if event.state != Event.State.REGISTRATION:
         raise Conflict(f"Registration for {event.name} is closed already.")
     event.state = Event.State.REGISTRATION_CLOSED
@@ -366,7 +367,7 @@ def form_groups(event, group_count, method="random", *, seed=None, manual=None, 
     """Creates the qualifying groups with their round-robin schedules and starts the Qualifying Stage."""
     event = _locked(event)
     if actor is not None:
-        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+        trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     plan = plan_groups(event, group_count, method, seed=seed, manual=manual)
     for index, generals in enumerate(plan.groups):
         _create_round_robin_group(event, Group.Stage.QUALIFYING, index, group_name(index), generals)
@@ -442,7 +443,7 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
     """The single entry point for a battle's result: first report, correction and override alike.
     `action` names the audit entry when it is not a plain recording or correction (an override).
     `actor` is an organizer who does not play in the battle (R90), unless `attested`: the result of a
-    report both sides stand behind, which `tournaments.reporting` checked (R75). `actor=None` is the
+    report both sides stand behind, which `tournaments.results.reporting` checked (R75). `actor=None` is the
     server's own use (commands, the demo, automatic confirmation)."""
     event = locks.event(battle.event_id)  # the lock order: event, then battle (tournaments/locks.py)
     battle = locks.battle(battle)
@@ -453,7 +454,7 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
         raise Conflict("This battle has a counted result already (recorded at the same moment): only an "
                        "organizer's correction changes it now (R69).")
     if actor is not None:
-        rules.require(rules.may_record_result(actor, battle, attested=attested), rules.decide_refusal(actor, battle))
+        trust.require(trust.may_record_result(actor, battle, attested=attested), trust.decide_refusal(actor, battle))
     if event.state == Event.State.COMPLETE:
         raise Conflict(f"{event.name} is complete: its results can no longer change.")
     if battle.season_id:
@@ -549,7 +550,7 @@ def disqualify(event, general, *, reason, details="", actor=None):
     The general keeps a place in the standings, marked, and cannot advance or win."""
     event = _locked(event)
     if actor is not None:
-        rules.require(rules.may_organize(actor, event), rules.NOT_ORGANIZER)
+        trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if reason not in Disqualification.Reason.values:
         raise DomainError(f"A disqualification reason is one of {', '.join(Disqualification.Reason.values)}.",
                           field="reason")
@@ -611,7 +612,7 @@ class StandingsTable:
 
 
 def standings_table(event, generals, *, group_id=None, season_id=None, disqualifications=None):
-    """Counted by the database (tournaments/tallies.py), ranked by the domain (R24). A general of a
+    """Counted by the database (tournaments/standings/tallies.py), ranked by the domain (R24). A general of a
     counted battle who is not among `generals` (e.g. withdrawn later) keeps a row: the table never
     loses a played battle."""
     disqualifications = event.disqualifications.all() if disqualifications is None else disqualifications
@@ -636,7 +637,7 @@ def group_standings(group):
 
 
 def season_standings(season):
-    """A league season's table from what the season held (tournaments.seasons, R88)."""
+    """A league season's table from what the season held (tournaments.leagues.seasons, R88)."""
     return seasons.season_standings(season)
 
 
@@ -737,7 +738,7 @@ def advance(event, *, actor=None):
     audit(event, actor, "victor crowned", victor.name)
 
 
-# --- leagues: the steps live in tournaments.seasons ---------------------------------------------------
+# --- leagues: the steps live in tournaments.leagues.seasons ---------------------------------------------------
 
 def open_season(event, name, *, actor=None):
     return seasons.open_season(event, name, actor=actor)

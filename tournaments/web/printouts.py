@@ -19,11 +19,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
-from tournaments import archive, exports, rules
+from tournaments import trust
+from tournaments.eventday import archive, exports
 from tournaments.models import Battle, Group
-from tournaments.organizer_views import organizer_event, refused
-from tournaments.queries import schedule_by_round
-from tournaments.views import visible_events
+from tournaments.standings.queries import schedule_by_round
+from tournaments.web.organizer import organizer_event, refused
+from tournaments.web.views import visible_events
 
 
 class ArchiveImportForm(forms.Form):
@@ -176,8 +177,8 @@ def archive_download(request, slug):
 @login_required
 def archive_import(request):
     """Anyone who may create an event may import one; they become its organizer."""
-    if not rules.may_create_event(request.user):
-        return refused(request, rules.NOT_GRANTED)
+    if not trust.may_create_event(request.user):
+        return refused(request, trust.NOT_GRANTED)
     form = ArchiveImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         try:

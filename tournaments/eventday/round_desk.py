@@ -1,7 +1,7 @@
 """The organizer's round desk (event day): for the current round of each group of the latest stage,
 or a league's current season, every battle with its state in words, what the organizer may accept
 in one click, and the values the one result form starts from. Plain functions over the models,
-testable without HTTP; the page is tournaments/round_views.py.
+testable without HTTP; the page is tournaments/web/rounds.py.
 
 States, in the order a battle goes through them:
   waiting    no report yet
@@ -20,11 +20,12 @@ from datetime import datetime
 from django.http import Http404
 from django.utils import timezone
 
-from tournaments import reporting, rules
-from tournaments.forms import ResultForm
+from tournaments import trust
 from tournaments.models import Adjudication, Battle, Group, Report
-from tournaments.queries import schedule_by_round
-from tournaments.verdicts import CONDITION_WORDS, _variants_sentence, map_generals
+from tournaments.results import reporting
+from tournaments.results.verdicts import CONDITION_WORDS, _variants_sentence, map_generals
+from tournaments.standings.queries import schedule_by_round
+from tournaments.web.forms import ResultForm
 
 LABELS = {"waiting": "Waiting for a report", "reported": "Reported", "checking": "Being checked by the engine",
           "checked": "Checked by the engine", "disputed": "Disputed", "counted": "Counted"}
@@ -97,7 +98,7 @@ def claim_text(kind, winner, condition, forfeited_by):
 
 
 def _reporter(report):
-    general = rules.reporting_general(report)
+    general = trust.reporting_general(report)
     if general is not None:
         return general.name
     return report.reported_by.username if report.reported_by_id else "someone"
@@ -164,7 +165,7 @@ def line_for(battle, report, *, table=0, now=None):
     line.report = report
     claim = line.claim = claim_text(report.kind, report.winner, report.condition, report.forfeited_by)
     line.engine = engine_sentence(report)
-    opponent = rules.opponent_of_reporter(report)
+    opponent = trust.opponent_of_reporter(report)
     waiting_for = opponent.name if opponent else "the opponent"
     if report.status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
         line.state = "checking"
@@ -236,7 +237,7 @@ def gather(event, *, user=None, group_id=None, season_id=None, round_label=None,
     `group_id` / `season_id` and `round_label` choose one. Http404 for a group or season not of
     this event. The user's own battles are marked `own`: they do not decide them (R90)."""
     now = now or timezone.now()
-    mine = rules.general_of(user)
+    mine = trust.general_of(user)
     groups = event.groups.order_by("-stage", "index")
     seasons = event.seasons.order_by("-number")
     if group_id is not None:

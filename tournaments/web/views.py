@@ -5,22 +5,24 @@ from datetime import date
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
 
-from tournaments import confirmation, rules, seasons, timezones
+from tournaments import timezones, trust
 from tournaments.domain import TIEBREAKERS
-from tournaments.models import Battle, Event, General, Group, Invitation, Registration
-from tournaments.queries import (
-    crosstable,
-    ranked_entries,
-    schedule_by_round,
-    season_schedule,
-    with_open_report_status,
-)
-from tournaments.services import (
+from tournaments.events.services import (
     disqualification_offers,
     group_standings,
     odd_registration_warning,
     registration_refusal,
     season_standings,
+)
+from tournaments.leagues import seasons
+from tournaments.models import Battle, Event, General, Group, Invitation, Registration
+from tournaments.results import confirmation
+from tournaments.standings.queries import (
+    crosstable,
+    ranked_entries,
+    schedule_by_round,
+    season_schedule,
+    with_open_report_status,
 )
 
 
@@ -99,7 +101,7 @@ def _my_place(request, event):
     """What the signed-in player may do about entering the event: join, withdraw, answer an invitation."""
     if not request.user.is_authenticated:
         return {}
-    me = rules.general_of(request.user)
+    me = trust.general_of(request.user)
     registration = event.registrations.filter(general=me).first() if me else None
     registered = registration is not None and registration.status == Registration.Status.ACTIVE
     open_ = registration_refusal(event) is None
@@ -115,9 +117,9 @@ def event_detail(request, slug):
     event = get_object_or_404(visible_events(request), slug=slug)
     confirmation.sweep(event)  # reports whose window passed count before the standings show
     groups = event.groups.select_related("winner").order_by("-stage", "index")
-    organizer = rules.may_organize(request.user, event)
+    organizer = trust.may_organize(request.user, event)
     disqualified = set(event.disqualifications.values_list("general_id", flat=True))
-    me = rules.general_of(request.user)
+    me = trust.general_of(request.user)
     league = event.kind == Event.Kind.LEAGUE
     context = {
         "event": event,

@@ -7,12 +7,16 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments import confirmation, reporting, round_desk, rules, seasons, services
+from tournaments import trust
 from tournaments.domain import DomainError
-from tournaments.forms import ArrangedBattleForm, DisputeForm, ReportForm, ResultForm, show_refusal
+from tournaments.eventday import round_desk
+from tournaments.eventday.replay_steps import battle_side_names, viewer_document
+from tournaments.events import services
+from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, Report, Season
-from tournaments.replay_view import battle_side_names, viewer_document
-from tournaments.views import visible_events
+from tournaments.results import confirmation, reporting
+from tournaments.web.forms import ArrangedBattleForm, DisputeForm, ReportForm, ResultForm, show_refusal
+from tournaments.web.views import visible_events
 
 
 def _battle(request, pk):
@@ -27,12 +31,12 @@ def _battle(request, pk):
 def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_form=None):
     battle = _battle(request, pk)
     user = request.user
-    organizer = rules.organizes_battle(user, battle)  # R90: an organizer who plays here reports as a general
+    organizer = trust.organizes_battle(user, battle)  # R90: an organizer who plays here reports as a general
     reports = list(battle.reports.select_related("reported_by", "answered_by", "winner", "forfeited_by",
                                                  "player_1", "adjudication"))
     latest = reports[0] if reports else None
-    me = rules.general_of(user)
-    involved = rules.may_see_reports(user, battle)
+    me = trust.general_of(user)
+    involved = trust.may_see_reports(user, battle)
     closed = battle.season_id is not None and battle.season.state == Season.State.CLOSED
     me_disqualified = (not organizer and me is not None
                        and battle.event.disqualifications.filter(general=me).exists())
@@ -40,8 +44,8 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
     may_report = involved and not organizer and not battle.kind and not closed and not me_disqualified
     waiting = [r for r in reports if r.is_awaiting_opponent]
     # The opponent answers at once, also while the replay waits for the engine (the window waits).
-    awaiting_me = next((r for r in reports if r.status in reporting.ANSWERABLE and rules.may_answer(user, r)), None)
-    disputed_by_me = next((r for r in reports if rules.may_withdraw_dispute(user, r)), None)
+    awaiting_me = next((r for r in reports if r.status in reporting.ANSWERABLE and trust.may_answer(user, r)), None)
+    disputed_by_me = next((r for r in reports if trust.may_withdraw_dispute(user, r)), None)
     # The public sees the counted result and the verdict summary of the report that counted.
     counted = next((r for r in reports if r.status in (Report.Status.CONFIRMED, Report.Status.OVERRIDDEN)), None)
     # The organizer's form starts from the open report (or the engine's verdict, or the counted result).
@@ -116,7 +120,7 @@ def report_answer(request, pk):
             report = reporting.confirm_report(report, user=request.user)
             messages.success(request, "Confirmed: the result counts in the standings.")
             offer = report.recorded.offer_disqualification
-            if offer is not None and rules.may_organize(request.user, report.battle.event):
+            if offer is not None and trust.may_organize(request.user, report.battle.event):
                 messages.warning(request, f"{offer.name} has reached the forfeit limit: you may disqualify them "
                                           "on the event's organizer page (R68).")
         else:
@@ -134,7 +138,7 @@ def battle_replay(request, pk):
     """The replay viewer for the battle's latest report with a replay: for the battle's two generals
     and the event's organizers, like the reports themselves."""
     battle = _battle(request, pk)
-    if not rules.may_see_reports(request.user, battle):
+    if not trust.may_see_reports(request.user, battle):
         raise Http404("This battle's replay is shown to its generals and the event's organizers.")
     report = battle.reports.exclude(replay="").first()
     if report is None:
@@ -156,7 +160,7 @@ def my_battles(request):
                                                     status__in=reporting.ANSWERABLE)
                    .select_related("battle", "battle__event", "battle__general_a", "battle__general_b",
                                    "reported_by", "winner", "forfeited_by")
-                   if rules.may_answer(request.user, r)]
+                   if trust.may_answer(request.user, r)]
         battles = (Battle.objects.filter(Q(general_a=me) | Q(general_b=me))
                    .select_related("event", "group", "season", "general_a", "general_b", "winner", "forfeited_by")
                    .prefetch_related("reports").order_by("kind", "event_id", "round", "number"))

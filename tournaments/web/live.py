@@ -6,7 +6,7 @@ itself again (the same view, so the same permissions) and swaps the changed part
 (static/js/live.js). A revision is an opaque tag: it says that something changed, never what.
 
 - an event's revision is the scoreboard's head (the latest audit entry: every result, report,
-  registration and state change writes one), cached and invalidated by tournaments/signals.py;
+  registration and state change writes one), cached and invalidated by tournaments/api/signals.py;
 - a battle's revision adds, for those who may see the battle's reports (its two generals and the
   organizers), the reports' and adjudications' states, which change without an audit entry while
   the engine works;
@@ -21,10 +21,11 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import quote_etag
 
-from tournaments import queries, reporting
 from tournaments.models import AuditEntry, Battle, Report
-from tournaments.print_views import qr_svg
-from tournaments.views import visible_events
+from tournaments.results import reporting
+from tournaments.standings import queries
+from tournaments.web.printouts import qr_svg
+from tournaments.web.views import visible_events
 
 POLL_MILLISECONDS = 1000  # the pages' polling period (static/js/live.js reads it from the answer)
 

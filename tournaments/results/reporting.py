@@ -3,7 +3,7 @@
 A report never changes standings by itself: its result reaches the battle (through
 `services.record_result`) only when both generals stand behind it or an organizer decided it:
 the opponent confirms it; the opponent uploads a replay of the same battle; the event's
-confirmation window passes without a dispute (`tournaments.confirmation`); or an organizer reports,
+confirmation window passes without a dispute (`tournaments.results.confirmation`); or an organizer reports,
 confirms or overrides. The engine's verdict is evidence: one that contradicts the report disputes it
 at once, one that agrees marks it "checked" and it still waits for the opponent, since a legal
 replay proves the battle is legal, not that it was played. Everything a user entered is kept on
@@ -22,10 +22,13 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from tournaments import jobs, locks, rules, seasons, services
+from tournaments import locks, trust
 from tournaments.domain import Conflict, DomainError, NotAllowed  # noqa: F401  (callers catch it from here)
+from tournaments.events import services
+from tournaments.leagues import seasons
 from tournaments.models import Adjudication, Battle, Event, Report
-from tournaments.verdicts import (
+from tournaments.results import outbox
+from tournaments.results.verdicts import (
     compare_with_report,
     header_sentence,
     log_sides,
@@ -37,14 +40,14 @@ MAX_REPLAY_BYTES = 1024 * 1024
 logger = logging.getLogger(__name__)
 
 
-# --- who is who (tournaments.rules decides; these names stay for the pages) -------------------------
+# --- who is who (tournaments.trust decides; these names stay for the pages) -------------------------
 
-general_of_user = rules.general_of
-opponent_of_reporter = rules.opponent_of_reporter
+general_of_user = trust.general_of
+opponent_of_reporter = trust.opponent_of_reporter
 
 
 def can_report(battle, user):
-    return rules.may_report(user, battle)
+    return trust.may_report(user, battle)
 
 
 # --- replay uploads -------------------------------------------------------------------------------
@@ -184,8 +187,8 @@ def _sides_of_upload(battle, replay_text, player_1):
 def window_end(report, now=None):
     """When a general's report counts by itself: the event's window from `now`, once the opponent can
     act (at once without a replay, when the verdict is in with one); never while nobody can answer."""
-    opponent = rules.opponent_of_reporter(report)
-    if opponent is None or rules.cannot_answer(opponent):
+    opponent = trust.opponent_of_reporter(report)
+    if opponent is None or trust.cannot_answer(opponent):
         return None
     return (now or timezone.now()) + report.battle.event.confirmation_window
 
@@ -200,7 +203,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     the same log with the same sides, R92) confirms it at once; anything else disputes both for an
     organizer. While a general's dispute stands, a new report is evidence and changes nothing else."""
     battle = locks.battle(battle)  # the lock order: event, battle, reports (tournaments/locks.py)
-    rules.require(rules.may_report(user, battle),
+    trust.require(trust.may_report(user, battle),
                   "Only the two generals of this battle and the event's organizers may report it.")
     seasons.refuse_report(battle)  # a closed season's battle, a decided playoff (R24)
     if battle.kind:
@@ -208,14 +211,14 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     if battle.event.state == Event.State.COMPLETE:
         raise Conflict(f"{battle.event.name} is complete.")
     # R90: an organizer whose own general plays this battle reports as a general (it waits).
-    organizer = rules.organizes_battle(user, battle)
+    organizer = trust.organizes_battle(user, battle)
     being_adjudicated = battle.reports.filter(status__in=BEING_ADJUDICATED)
     if not organizer:
         being_adjudicated = being_adjudicated.filter(reported_by=user)
     if being_adjudicated.exists():
         raise Conflict("A replay of this battle is being adjudicated; wait for its verdict before reporting "
                        "again.")
-    disputed = rules.dispute_open(battle)
+    disputed = trust.dispute_open(battle)
     if organizer and disputed:
         raise Conflict("A general disputed this battle's report: decide it with a reason (the organizer's result "
                        "form, or `override`), not with a report.")
@@ -227,18 +230,18 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     if replay_text:
         player_1 = _sides_of_upload(battle, replay_text, player_1)
 
-    mine = rules.general_of(user)
+    mine = trust.general_of(user)
     answering = contrary = None
     claim = (kind, getattr(winner, "pk", None), condition or "", getattr(forfeited_by, "pk", None))
     for older in [] if disputed else battle.reports.filter(status__in=Report.OPEN_STATUSES).select_related(
             "reported_by"):
-        if not organizer and older.status in ANSWERABLE and rules.may_answer(user, older):
+        if not organizer and older.status in ANSWERABLE and trust.may_answer(user, older):
             answering = older  # the opponent's report waiting for this general
             continue
-        if not organizer and rules.may_answer(user, older) and older.claim() != claim:
+        if not organizer and trust.may_answer(user, older) and older.claim() != claim:
             contrary = older  # the opponent's report the engine disputed or could not adjudicate
             continue
-        if organizer or rules.reporting_general(older) == mine:
+        if organizer or trust.reporting_general(older) == mine:
             older.status, older.status_reason = Report.Status.SUPERSEDED, REPLACED
             older.confirm_by = None
             _save_status(older)
@@ -261,7 +264,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
         replay_bytes=len(replay_text.encode()) if replay_text else None)
     if status == Report.Status.AWAITING_OPPONENT and not organizer and answering is None:
         report.confirm_by = window_end(report)
-        report.status_reason = rules.cannot_answer(rules.opponent_of_reporter(report)) or ""
+        report.status_reason = trust.cannot_answer(trust.opponent_of_reporter(report)) or ""
     report.save()
     services.audit(battle.event, user, "result reported", services.battle_subject(battle),
                    after=report_snapshot(report))
@@ -274,7 +277,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     if replay_text:
         # Adjudicated whatever the report's status: the verdict is evidence shown to both generals and
         # the organizers.
-        jobs.queue_adjudication(report)
+        outbox.queue_adjudication(report)
     return report
 
 
@@ -294,7 +297,7 @@ def _answer_with_report(waiting, report, user):
     """The opponent reported too: the same result (with the same sides and, when both uploaded one,
     the same log) confirms the waiting report; anything else disputes both (R92). A replay never
     confirms a report whose result it does not match."""
-    name = rules.general_of(user).name
+    name = trust.general_of(user).name
     problem = _disagreement(waiting, report, name)
     if problem is None:
         why = "Both generals reported the same result."
@@ -384,12 +387,12 @@ def confirm_report(report, *, user):
     disputed themselves), or an organizer does, for any open report. The returned report carries
     `recorded` (its `offer_disqualification` is the R68 offer, if any)."""
     report = locked_report(report)
-    organizer = rules.may_decide(user, report)
-    rules.require(organizer or rules.may_answer(user, report),
+    organizer = trust.may_decide(user, report)
+    trust.require(organizer or trust.may_answer(user, report),
                   "Only the opponent of the general who reported, or an organizer, may confirm it.")
     if report.status not in (*ANSWERABLE, Report.Status.DISPUTED, Report.Status.FAILED):
         raise Conflict(f"This report cannot be confirmed: it is {report.get_status_display().lower()}.")
-    rules.require(organizer or report.status in ANSWERABLE or rules.may_withdraw_dispute(user, report),
+    trust.require(organizer or report.status in ANSWERABLE or trust.may_withdraw_dispute(user, report),
                   "Only an organizer decides a report the engine disputed or could not adjudicate.")
     seasons.refuse_report(report.battle)  # a closed season's battle, a decided playoff (R24)
     who = "an organizer" if organizer else "the opponent"
@@ -403,7 +406,7 @@ def dispute_report(report, *, user, reason):
     verdict is then evidence for the organizer). The dispute stands until they withdraw it or confirm,
     or an organizer decides."""
     report = locked_report(report)
-    rules.require(rules.may_answer(user, report),
+    trust.require(trust.may_answer(user, report),
                   "Only the opponent of the general who reported may dispute the report.")
     if report.status not in ANSWERABLE:
         raise Conflict(f"This report cannot be disputed: it is {report.get_status_display().lower()}.")
@@ -440,8 +443,8 @@ def withdraw_dispute(report, *, user, reason=""):
     a new confirmation window (unless the engine disputed it too), and the reports the dispute left open
     on the battle (theirs, the reporter's evidence) are closed as replaced. Audited."""
     report = locked_report(report)
-    rules.require(rules.may_answer(user, report), "Only the general who disputed this report may withdraw the dispute.")
-    if not rules.may_withdraw_dispute(user, report):
+    trust.require(trust.may_answer(user, report), "Only the general who disputed this report may withdraw the dispute.")
+    if not trust.may_withdraw_dispute(user, report):
         raise Conflict(f"This report is not disputed by you: it is {report.get_status_display().lower()}.")
     if report.battle.kind:
         raise Conflict(DECIDED)
@@ -449,7 +452,7 @@ def withdraw_dispute(report, *, user, reason=""):
     others.update(status=Report.Status.SUPERSEDED, confirm_by=None, updated_at=timezone.now(),
                   status_reason="The dispute was withdrawn; the disputed report waits for confirmation again.")
     status, why = _status_after_withdrawal(report)
-    name = rules.general_of(user).name
+    name = trust.general_of(user).name
     report.status, report.answered_by, report.confirm_by = status, None, None
     report.status_reason = f"{name} withdrew the dispute. {why}".strip()
     if status in Report.AWAITING_STATUSES:
@@ -465,7 +468,7 @@ def override_report(report, *, user, reason, **result):
     """An organizer decides an open report: its own result, or the one given here, with a reason
     (R76), audited as "report overridden" with the result before and after."""
     report = locked_report(report)
-    rules.require(rules.may_decide(user, report), rules.decide_refusal(user, report.battle))  # R90
+    trust.require(trust.may_decide(user, report), trust.decide_refusal(user, report.battle))  # R90
     refuse_stray_winner(result.get("kind"), result.get("winner"))
     if not (reason or "").strip():
         raise DomainError("An override needs a reason, kept in the audit trail.", field="reason")
@@ -490,7 +493,7 @@ def decide_battle(battle, *, user, reason="", **outcome):
     corrections need a reason (R69, R76)."""
     seen = (battle.kind, battle.decided_at)  # the result the organizer decided on
     battle = locks.battle(battle)  # read again under the lock order (tournaments/locks.py)
-    rules.require(rules.organizes_battle(user, battle), rules.decide_refusal(user, battle))  # R90
+    trust.require(trust.organizes_battle(user, battle), trust.decide_refusal(user, battle))  # R90
     if (battle.kind, battle.decided_at) != seen:  # another organizer or a confirmation came first
         raise Conflict(f"This battle's result changed while you were deciding it (now: {battle.outcome_text()}): "
                        "look at it again, and correct it with a reason if it is still wrong.")
@@ -566,7 +569,7 @@ def _job_report(adjudication_id):
 
 
 def _reporting_general(report):
-    """`rules.reporting_general` without its query: a user has at most one general, so the reporter's
+    """`trust.reporting_general` without its query: a user has at most one general, so the reporter's
     general is the battle's general that belongs to them (None for an organizer's report)."""
     battle = report.battle
     return next((general for general in (battle.general_a, battle.general_b)
@@ -582,7 +585,7 @@ def adjudicate(adjudication_id):
     running; the report being adjudicated), so a worker that dies mid-job leaves them visible; the
     verdict, one transaction: a conditional UPDATE of the adjudication (the run that changes it writes
     the verdict; any other stops), a conditional UPDATE of the report (its status changes once), and
-    for a dispute the audit entry; `jobs.verdict_written` tells the notifications, which mail after
+    for a dispute the audit entry; `outbox.verdict_written` tells the notifications, which mail after
     the commit."""
     report = _job_report(adjudication_id)
     if report is None:
@@ -616,7 +619,7 @@ def adjudicate(adjudication_id):
         # answer for an unclaimed general: an organizer decides (an account deactivated meanwhile is
         # caught when the window ends, `confirmation.confirm_expired`).
         if opponent is not None and opponent.user_id is None:
-            status["status_reason"] = f"Checked by the engine. {rules.cannot_answer(opponent)}"
+            status["status_reason"] = f"Checked by the engine. {trust.cannot_answer(opponent)}"
         elif opponent is not None:
             status["confirm_by"] = done["finished_at"] + report.battle.event.confirmation_window
         if report.player_1_id is None and comparison.player_1 is not None:
@@ -638,7 +641,7 @@ def adjudicate(adjudication_id):
             for name, value in status.items():
                 setattr(report, name, value)
         # The rows are written with UPDATE, which sends no post_save: the notifications hear it here.
-        jobs.verdict_written.send(Adjudication, adjudication=adjudication, report=report if changed else None)
+        outbox.verdict_written.send(Adjudication, adjudication=adjudication, report=report if changed else None)
     if not changed:
         return "report already decided"
     return "checked" if comparison.agrees else "disputed"

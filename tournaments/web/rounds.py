@@ -1,16 +1,16 @@
 """The organizer's round page (/events/<slug>/round/): run the current round of each group or season.
-The data is gathered by tournaments.round_desk; the steps are the reporting services'."""
+The data is gathered by tournaments.eventday.round_desk; the steps are the reporting services'."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from tournaments import round_desk
 from tournaments.domain import DomainError
-from tournaments.forms import ResultForm, show_refusal
+from tournaments.eventday import round_desk
 from tournaments.models import Battle, Report
-from tournaments.organizer_views import organizer_event
+from tournaments.web.forms import ResultForm, show_refusal
+from tournaments.web.organizer import organizer_event
 
 
 def _selection(request):

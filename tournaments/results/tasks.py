@@ -1,4 +1,4 @@
-"""Celery jobs. Acknowledged late (settings), so a worker that dies mid-job loses nothing;
+"""Celery outbox. Acknowledged late (settings), so a worker that dies mid-job loses nothing;
 `reporting.adjudicate` is idempotent, so a redelivered or retried job writes once.
 
 Transient errors (the database or the broker gone for a moment) are retried by Celery itself
@@ -11,7 +11,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
-from tournaments import jobs, reporting
+from tournaments.results import outbox, reporting
 
 logger = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, ConnectionError)
@@ -20,7 +20,7 @@ RETRIES = {"autoretry_for": TRANSIENT, "max_retries": 5, "retry_backoff": 2, "re
 
 
 # ignore_result: nothing reads a job's return value (the verdict is in the database), so no write to Redis.
-@shared_task(bind=True, name=jobs.ADJUDICATE, acks_late=True, ignore_result=True, **RETRIES)
+@shared_task(bind=True, name=outbox.ADJUDICATE, acks_late=True, ignore_result=True, **RETRIES)
 def adjudicate_report(self, adjudication_id):
     try:
         return reporting.adjudicate(adjudication_id)
@@ -46,7 +46,7 @@ def readjudicate(self, adjudication_id):
 # Celery beat runs this every OPP_SWEEP_SECONDS (settings.CELERY_BEAT_SCHEDULE).
 @shared_task(name="tournaments.send_waiting_adjudications", ignore_result=True)
 def send_waiting_adjudications():
-    sent, unsent = jobs.sweep()
+    sent, unsent = outbox.sweep()
     if sent or unsent:
         logger.info("sweep: %s adjudication(s) sent, %s still waiting", sent, unsent)
     return sent

@@ -6,7 +6,7 @@ from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from tournaments.models import AuditEntry, Event
-from tournaments.queries import forget_scoreboard_head
+from tournaments.standings.queries import forget_scoreboard_head
 
 
 @receiver(post_save, sender=AuditEntry)

@@ -1,16 +1,17 @@
 """What a player does for themselves: claim the general an organizer created for them, join an
 event (self-registration), withdraw, answer invitations. Every step is a `membership` or
-`services` call that checks `tournaments.rules` again."""
+`services` call that checks `tournaments.trust` again."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from tournaments import membership, rules, services
+from tournaments import trust
 from tournaments.domain import Conflict, DomainError
-from tournaments.forms import ClaimForm
+from tournaments.events import membership, services
 from tournaments.models import Invitation
-from tournaments.views import event_detail, visible_events
+from tournaments.web.forms import ClaimForm
+from tournaments.web.views import event_detail, visible_events
 
 
 @login_required
@@ -24,7 +25,7 @@ def claim_general(request, code=""):
         else:
             messages.success(request, f"{general.name} is your general now.")
             return redirect("my-battles")
-    return render(request, "tournaments/claim.html", {"form": form, "me": rules.general_of(request.user)})
+    return render(request, "tournaments/claim.html", {"form": form, "me": trust.general_of(request.user)})
 
 
 @login_required
@@ -53,7 +54,7 @@ def join_event(request, slug):
 @require_POST
 def withdraw_from_event(request, slug):
     event = get_object_or_404(visible_events(request), slug=slug)
-    general = rules.general_of(request.user)
+    general = trust.general_of(request.user)
     try:
         if general is None:
             raise DomainError("You have no general to withdraw.")

@@ -1,0 +1,11 @@
+"""Revision endpoints of the live pages and the venue screen (tournaments/web/live.py)."""
+from django.urls import path
+
+from tournaments.web import live
+
+urlpatterns = [
+    path("live/events/<slug:slug>/", live.event_revision, name="live-event"),
+    path("live/battles/<int:pk>/", live.battle_revision, name="live-battle"),
+    path("live/my/battles/", live.my_battles_revision, name="live-my-battles"),
+    path("events/<slug:slug>/screen/", live.venue_screen, name="venue-screen"),
+]
