@@ -46,7 +46,7 @@ def move(run: ManeuverRun, action: Move, location: Location) -> None:
     must_descend(state, battalion, location)
     if not state.ruleset.can_enter(state, battalion, ahead):
         raise ReplayError("impassable_terrain", f"{ident} cannot move onto {name}: no battalion moves onto "
-                                                f"{state.terrain[ahead]}.", location)  # type: ignore[index]
+                                                f"{state.variant.terrain[ahead]}.", location)  # type: ignore[index]
     ruleset = state.ruleset
     if action.snowblind:  # R17: a choice written on the move
         if not ruleset.has_arts:
@@ -169,7 +169,7 @@ def rout(run: ManeuverRun, action: Rout, location: Location) -> None:
         if action.torment:  # R44
             raise ReplayError("torment_needs_prisoner", "torment: true needs a rout off the battlefield (a "
                                                         "prisoner).", location)
-    into_ruin = state.terrain is not None and state.ruleset.check_rout(state, target_zone, destination, location)
+    into_ruin = state.variant.terrain is not None and state.ruleset.check_rout(state, target_zone, destination, location)
     state.aggressive_this_turn = True
     run.ma_left = 0
     run.routed = True
@@ -228,7 +228,7 @@ def rampart_left(run: ManeuverRun, location: Location) -> str:
     state = run.state
     kingdom = state.ruleset.rampart_kingdom(state, run.battalion)
     if kingdom is None:
-        whose = (f"no rampart of {state.kingdom[run.battalion]} left" if state.rampart_pool is not None
+        whose = (f"no rampart of {state.kingdom[run.battalion]} left" if state.variant.rampart_pool is not None
                  else "no rampart left")
         raise ReplayError("no_ramparts_left", f"{PLAYERS[run.player]} has {whose} to build.", location)
     return kingdom
@@ -240,7 +240,7 @@ def place_rampart(run: ManeuverRun, zone: int, kingdom: str, location: Location)
     unbuildable = state.ruleset.unbuildable(state, run.battalion)
     if unbuildable is not None and zone in unbuildable:
         raise ReplayError("terrain_forbids_build", f"{state.ids[run.battalion]} cannot build a rampart on "
-                                                   f"{state.terrain[zone]} at {state.board.names[zone]}.",  # type: ignore[index]
+                                                   f"{state.variant.terrain[zone]} at {state.board.names[zone]}.",  # type: ignore[index]
                           location)
     raise_rampart(run, zone, kingdom, location)
 

@@ -1,6 +1,6 @@
-"""The victory conditions and their Organized Play Points (R21): the engine's one table. The
-organized-play domain (`tournaments.domain.opp`, standard library only) keeps the same numbers, and
-`tests/rules_engine/test_opp_table.py` holds the two equal.
+"""The victory conditions, their words and their Organized Play Points (R21): the one vocabulary.
+The engine's model, the organized-play domain (`tournaments.domain`), the models' choices and the
+pages derive theirs from it; `tests/tournaments/test_layering.py` finds a name spelled elsewhere.
 
 Standard library only and importing nothing of the engine, so any layer may use it.
 """
@@ -30,6 +30,13 @@ STALEMATE_OPP = -1  # each general (R21)
 RESOLVE_OPP = -10  # each general (R21)
 # R10: the declarable conditions, best first (OPP, then the tie-breaker order).
 BEST_FIRST = (Condition.SHACKLE, Condition.CRUSH, Condition.PARALYZE, Condition.BLUNT, Condition.OVERPOWER)
+# What a person reads for each condition and each outcome (standings, pages, exports).
+LABELS: dict[Condition, str] = {
+    Condition.OVERPOWER: "Overpower", Condition.CRUSH: "Crush", Condition.SHACKLE: "Shackle",
+    Condition.PARALYZE: "Paralyze", Condition.BLUNT: "Blunt", Condition.FORCED_SURRENDER: "Forced Surrender",
+    Condition.VOLUNTARY_SURRENDER: "Voluntary Surrender",
+}
+OUTCOME_LABELS: dict[str, str] = {"victory": "Victory", "stalemate": "Stalemate", "resolve": "Resolve"}
 
 
 def opp_for(outcome: str, winner: str | None, condition: str | None) -> dict[str, int]:

@@ -10,12 +10,15 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
+from .conditions import BEST_FIRST, Condition
+
 PLAYERS = ("p1", "p2")
 KINGDOMS = ("frost", "flaym", "sey", "timber", "blak")
 VARIANTS = ("battle_arts", "army_recruiting", "terrain", "double_time")
 TERRAINS = ("mountain", "hills", "valley", "forest", "marsh", "waterbody", "chasm", "ice", "crag",
             "cliffside", "populace", "stronghold")
-CONDITIONS = ("overpower", "crush", "shackle", "paralyze", "blunt")
+# The conditions a result may claim (R10): the declarable ones of `conditions`, in their declaration order.
+CONDITIONS = tuple(condition.value for condition in Condition if condition in BEST_FIRST)
 DEFAULT_MA_BY_ARMS = (6, 5, 4, 3, 2, 1)  # R1
 
 

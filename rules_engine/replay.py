@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from .board import DEFAULT_SIDE, FACINGS, MAX_SIDE, is_zone_name
-from .errors import HEADER, RESULT, Location, ReplayError, quote
+from .errors import Location, ReplayError, quote
 from .model import (
     CONDITIONS,
     KINGDOMS,
@@ -181,6 +181,22 @@ def decode(source: str | bytes | bytearray) -> Any:
             raise ReplayError("too_large", f"The replay is larger than {MAX_DOCUMENT_BYTES} bytes.")
     if source.startswith("\ufeff"):
         source = source[1:]
+    # Decoded UTF-8 holds no lone surrogate; only a \u escape can make one, so strings are looked at
+    # only in a text that has escapes.
+    check_strings = "\\u" in source
+    try:  # the common case, a well-formed document without a duplicate key: no hook, fewer allocations
+        value = json.loads(source, parse_constant=_reject_constant)
+        keys = _quick_walk(value, check_strings)
+        if keys >= 0 and _no_duplicate_key(source, value, keys):
+            return value
+    except (ReplayError, RecursionError, ValueError):
+        pass
+    return _decode_strictly(source)
+
+
+def _decode_strictly(source: str) -> Any:
+    """`decode` of a text the quick way did not take: every object through the duplicate-key hook, then
+    `check_shape`, which finds the first thing wrong and says what it is."""
     try:
         value = json.loads(source, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant)
     except RecursionError:
@@ -192,8 +208,6 @@ def decode(source: str | bytes | bytearray) -> Any:
         raise ReplayError("bad_value", f"The replay holds a number too long to read (more than "
                                        f"{sys.get_int_max_str_digits():,} digits){_at(where_long_number(source))}."
                           ) from None
-    # Decoded UTF-8 holds no lone surrogate; only a \u escape can make one, so strings are looked at
-    # only in a text that has escapes.
     try:
         check_shape(value, check_strings="\\u" in source)
     except ReplayError as error:
@@ -201,6 +215,75 @@ def decode(source: str | bytes | bytearray) -> Any:
             raise _surrogate_error(source) from None
         raise
     return value
+
+
+def _no_duplicate_key(text: str, value: Any, keys: int) -> bool:
+    """Whether the JSON text `text`, decoded into `value` whose objects hold `keys` keys in all, wrote
+    no key twice in one object. Outside its strings a JSON text has a colon after each key it writes
+    and nowhere else, and an object keeps one key of those written twice: so the text wrote no
+    duplicate exactly when its colons, less those inside strings, are as many as `keys`."""
+    colons = text.count(":")
+    if colons == keys:
+        return True
+    if "\\u" in text:  # an escape may stand for a colon: which colons are inside strings is not known here
+        return False
+    return colons - _colons_in_strings(value) == keys
+
+
+def _quick_walk(value: Any, check_strings: bool) -> int:
+    """The number of keys of all the objects of a document decoded from JSON text, or -1 when it may
+    break a limit (depth, values, an infinite number, a lone surrogate): then `check_shape` decides,
+    and says what is wrong. Walked level by level, nothing stacked per value."""
+    if type(value) is not dict:
+        return -1
+    level: list[Any] = [value]
+    nodes = 1
+    keys = 0
+    depth = 1
+    while level:
+        if depth > MAX_DEPTH:
+            return -1
+        deeper: list[Any] = []
+        for item in level:
+            nodes += len(item)
+            if type(item) is dict:
+                keys += len(item)
+                if check_strings and any(not key.isascii() and _has_lone_surrogate(key) for key in item):
+                    return -1
+                children: Any = item.values()
+            else:
+                children = item
+            for child in children:
+                kind = type(child)
+                if kind is dict or kind is list:
+                    deeper.append(child)
+                elif kind is float:
+                    if child - child != 0:  # infinite (NaN never comes out of the decoder: parse_constant)
+                        return -1
+                elif kind is str and check_strings and not child.isascii() and _has_lone_surrogate(child):
+                    return -1
+        if nodes > MAX_NODES:
+            return -1
+        level = deeper
+        depth += 1
+    return keys
+
+
+def _colons_in_strings(value: Any) -> int:
+    """Colons in the keys and strings of a decoded document (escape-free: as many as in its text)."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            for key, child in item.items():
+                count += key.count(":")
+                stack.append(child)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str):
+            count += item.count(":")
+    return count
 
 
 def _surrogate_error(text: str | None = None) -> ReplayError:
@@ -262,15 +345,21 @@ def _check_leaf(item: Any, check_strings: bool) -> None:
 # ---- Typed field access --------------------------------------------------------------------------
 
 class _Reader:
-    """Checks of one JSON object at `path`, raising errors located at `location`."""
+    """Checks of one JSON object at `path`, raising errors located at turn / order / action (the
+    `Location` is made only for an error: most readers never raise)."""
 
-    __slots__ = ("location",)
+    __slots__ = ("turn", "order", "action")
 
-    def __init__(self, location: Location):
-        self.location = location
+    def __init__(self, turn: int | None, order: int | None = None, action: int | None = None):
+        self.turn = turn
+        self.order = order
+        self.action = action
 
     def fail(self, code: str, message: str) -> ReplayError:
-        return ReplayError(code, message, self.location)
+        return ReplayError(code, message, Location(self.turn, self.order, self.action))
+
+    def wrong_type(self, value: Any, path: str, expected: str) -> ReplayError:
+        return self.fail("wrong_type", f"{path} must be {expected}, not {_type_name(value)}.")
 
     def object(self, value: Any, path: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict:
         if not isinstance(value, dict):
@@ -285,26 +374,26 @@ class _Reader:
 
     def list(self, value: Any, path: str, limit: int) -> list:
         if not isinstance(value, list):
-            raise self.fail("wrong_type", f"{path} must be a list, not {_type_name(value)}.")
+            raise self.wrong_type(value, path, "a list")
         if len(value) > limit:
             raise self.fail("too_long", f"{path} has {len(value)} entries; the limit is {limit}.")
         return value
 
     def string(self, value: Any, path: str) -> str:
         if not isinstance(value, str):
-            raise self.fail("wrong_type", f"{path} must be a string, not {_type_name(value)}.")
+            raise self.wrong_type(value, path, "a string")
         return value
 
     def integer(self, value: Any, path: str, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
-            raise self.fail("wrong_type", f"{path} must be an integer, not {_type_name(value)}.")
+            raise self.wrong_type(value, path, "an integer")
         if not low <= value <= high:
             raise self.fail("bad_value", f"{path} must be between {low} and {high}, not {_shown(value)}.")
         return value
 
     def boolean(self, value: Any, path: str) -> bool:
         if not isinstance(value, bool):
-            raise self.fail("wrong_type", f"{path} must be true or false, not {_type_name(value)}.")
+            raise self.wrong_type(value, path, "true or false")
         return value
 
     def choice(self, value: Any, path: str, choices: tuple[str, ...]) -> str:
@@ -327,14 +416,15 @@ class _Reader:
 
     def battalion(self, value: Any, path: str) -> str:
         text = self.string(value, path)
-        if not BATTALION_ID.match(text):
+        # The usual id (letters and digits) passes without the regular expression, which decides the rest.
+        if not (len(text) <= 16 and text.isascii() and text.isalnum()) and not BATTALION_ID.match(text):
             raise self.fail("bad_battalion_id",
                             f'{path} "{quote(text)}" is not a battalion id (1..16 of A-Z, a-z, 0-9, _, -).')
         return text
 
     def facing_map(self, value: Any, path: str) -> tuple[tuple[str, str], ...]:
         if not isinstance(value, dict):
-            raise self.fail("wrong_type", f"{path} must be an object, not {_type_name(value)}.")
+            raise self.wrong_type(value, path, "an object")
         return tuple((self.battalion(key, f"a battalion id in {path}"), self.facing(facing, f"{path}.{key}"))
                      for key, facing in value.items())
 
@@ -513,7 +603,7 @@ def _read_order(reader: _Reader, value: Any, turn_number: int, order_number: int
         for action_number, item in enumerate(listed, 1):
             action = _plain_action(item)
             if action is None:
-                action = _read_action(_Reader(Location(turn_number, order_number, action_number)), item)
+                action = _read_action(_Reader(turn_number, order_number, action_number), item)
             actions.append(action)
         return Maneuver(battalion, tuple(actions))
     if kind == "extricate":
@@ -543,7 +633,7 @@ def _read_order(reader: _Reader, value: Any, turn_number: int, order_number: int
 
 
 def read_turn(value: Any, number: int) -> Turn:
-    reader = _Reader(Location(number))
+    reader = _Reader(number)
     entry = reader.object(value, f"turn {number}", ("by", "orders"),
                           ("torment", "counter_facings", "sacrifice_beneficiary"))
     by = reader.player(entry["by"], "by")
@@ -559,13 +649,13 @@ def read_turn(value: Any, number: int) -> Turn:
     # R105: an order too many is the game's problem at that order, so the first orders past the
     # most a turn can have are read and refused where they stand; later ones are never reached.
     listed = entry["orders"][:MAX_ORDERS_PER_TURN]
-    orders = tuple(_read_order(_Reader(Location(number, index)), item, number, index)
+    orders = tuple(_read_order(_Reader(number, index), item, number, index)
                    for index, item in enumerate(listed, 1))
     return Turn(by, orders, torment, counter, beneficiary)
 
 
 def read_result(value: Any) -> Result:
-    reader = _Reader(RESULT)
+    reader = _Reader(None)
     if not isinstance(value, dict):
         raise reader.fail("wrong_type", f"result must be an object, not {_type_name(value)}.")
     if "type" not in value:
@@ -589,7 +679,7 @@ def parse_document(document: Any, shape_checked: bool = False) -> tuple[Replay, 
     handed back with the replay read up to it (its `result` is then None)."""
     if not shape_checked:
         check_shape(document)
-    reader = _Reader(HEADER)
+    reader = _Reader(0)
     top = reader.object(document, "the replay", _TOP_REQUIRED, _TOP_OPTIONAL)
     if top["format"] != "warline-replay":
         raise reader.fail("wrong_format", 'This is not a WARLINE replay ("format" must be "warline-replay").')

@@ -9,7 +9,8 @@ needs are called only where their variant can act (a sacrifice, a turn end, a ro
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from . import actions  # the core actions; a variant adds its own handlers to the ruleset's table
 from .board import turn_cost
@@ -20,6 +21,74 @@ if TYPE_CHECKING:
     from .state import BattleState
 
 ActionHandler = Callable  # (ManeuverRun, action, Location) -> None
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of a variant's part of the battle (`BattleState.variant`), declared in that variant's
+    `FIELDS` and nowhere else: `copy` gives a copy of the battle its own value (None: fixed for the battle,
+    shared by every copy); `key` is what `BattleState.position_key` reads of it (None: the searches never
+    read it). A field is None until the variant's `setup` gives it a value; None is copied and keyed as None."""
+
+    name: str
+    copy: Callable[[Any], Any] | None = None
+    key: Callable[[Any], Any] | None = None
+
+
+class VariantState:
+    """The elected variants' part of a battle, one attribute per `Field` of theirs; a field of a variant
+    not elected reads None (`rules_engine.variants.variant_state_class` composes the class). The battle
+    copies it with `copy` and puts its `key` in `position_key`, each field as its `Field` entry says."""
+
+    __slots__ = ()
+    FIELDS: tuple[Field, ...] = ()
+
+    def copy(self) -> VariantState:
+        return self  # no field (no variant elected): nothing changes, nothing to copy
+
+    def key(self) -> tuple:
+        return ()
+
+
+def variant_state_type(fields: tuple[Field, ...], absent: tuple[str, ...] = ()) -> type[VariantState]:
+    """The class of a battle's `variant` part with `fields` (a slot each) and the `absent` fields of the
+    variants not elected (reading None). Its `copy` and `key` are written out field by field from the
+    `Field` entries, as `dataclasses` writes an `__init__`: the searches copy a battle thousands of times a
+    replay, and a loop over the fields would cost about as much again as copying the rest of the battle."""
+    if not fields:
+        return type("VariantState", (VariantState,), {"__slots__": (), **dict.fromkeys(absent)})
+    helpers: dict[str, Any] = {}
+    copies, keys = [], []
+    for number, field in enumerate(fields):
+        name = field.name
+        assert name.isidentifier() and not name.startswith("_"), name
+        if field.copy is None:
+            copies.append(f"    other.{name} = self.{name}")
+        else:
+            helpers[f"copy_{number}"] = field.copy
+            copies.append(f"    value = self.{name}\n    other.{name} = None if value is None else copy_{number}(value)")
+        if field.key is not None:
+            helpers[f"key_{number}"] = field.key
+            keys.append(f"None if self.{name} is None else key_{number}(self.{name})")
+    source = "\n".join([
+        "def __init__(self):", *(f"    self.{field.name} = None" for field in fields),
+        "def copy(self):", "    other = new(cls)", *copies, "    return other",
+        "def key(self):", f"    return ({', '.join(keys)}{',' if keys else ''})",
+    ])
+    cls = type("VariantState", (VariantState,), {"__slots__": tuple(field.name for field in fields),
+                                                 "FIELDS": fields, "__eq__": _same_fields, "__hash__": None,
+                                                 **dict.fromkeys(absent)})
+    namespace = {**helpers, "new": object.__new__, "cls": cls}
+    exec(source, namespace)  # noqa: S102 - the source above, built from identifiers only
+    for method in ("__init__", "copy", "key"):
+        setattr(cls, method, namespace[method])
+    return cls
+
+
+def _same_fields(self: VariantState, other: object) -> bool:
+    """The same fields with equal values (a copy equals its original until one of them changes)."""
+    return type(other) is type(self) and all(getattr(self, field.name) == getattr(other, field.name)
+                                             for field in self.FIELDS)
 
 
 class CoreRuleset:
@@ -34,6 +103,10 @@ class CoreRuleset:
     has_terrain = False
     has_arts = False
     beneficiary_per_turn = False  # True when a turn has several orders (double time)
+    # The variant's fields of the battle state (`Field`): a variant mixin declares its own.
+    FIELDS: tuple[Field, ...] = ()
+    # The class of the battle's `variant` part, composed with the ruleset (`rules_engine.variants`).
+    variant_state: type[VariantState] = VariantState
 
     def __init__(self, params: Params, rules: Rules | None = None):
         self.params = params
@@ -55,7 +128,7 @@ class CoreRuleset:
         """The reader already checked the Core army (six battalions of Arms 1..6)."""
 
     def setup(self, state: BattleState) -> None:
-        """Variant state on a fresh battle (terrain, rampart kingdoms)."""
+        """Variant state on a fresh battle (terrain, rampart kingdoms): the values of the `FIELDS`."""
 
     # ---- Maneuver Actions and their MA costs ----
     def maneuver_ma(self, arms: int) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .board import FACING_INDEX, FACINGS, NO_ZONE, Board, board_for
 from .constants import (  # noqa: F401 - the places are part of the state's public vocabulary
@@ -86,6 +86,38 @@ class Reach:
     ma: int
     positions: tuple[ReachablePosition, ...]
     actions: tuple[ReachableAction, ...]
+
+
+class Position(NamedTuple):
+    """A place the Maneuver search (`BattleState.explore`) reaches, with `ma_left` MA left there; `stacked`:
+    on another battalion."""
+
+    kind: Literal["position"]
+    zone: int
+    facing: int
+    ma_left: int
+    stacked: bool
+
+
+class Found(NamedTuple):
+    """An action the Maneuver search finds on `zone`, `cost` MA spent with it included: the battalion
+    attacked or routed as `target`; for a "destroy", "built" when the rampart is built and destroyed in the
+    same Maneuver, else None; None for a "build"."""
+
+    kind: Literal["attack", "rout", "build", "destroy"]
+    zone: int
+    cost: int
+    target: int | str | None
+
+
+class Spent(NamedTuple):
+    """The Maneuver search has searched every position reached for `ma` MA (`pause_each_ma`)."""
+
+    kind: Literal["spent"]
+    ma: int
+
+
+Event = Position | Found | Spent
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,8 +247,7 @@ class BattleState:
                  "vigor", "vigor_lost", "stun", "sacrifice", "turns_played", "to_move", "stalled",
                  "forced_surrender", "calm_turns", "deployed", "phase", "turn_in_progress",
                  "_sacrifice_completed", "_beneficiary", "aggressive_this_turn", "_stalled_this_turn",
-                 "terrain", "control", "rampart_pool", "overgrown", "_selected", "battalions_of", "routed_stun",
-                 "memo", "work")
+                 "variant", "_selected", "battalions_of", "routed_stun", "memo", "work")
 
     def __init__(self, rules: Rules, generals: tuple, armies: tuple, ruleset: CoreRuleset, *,
                  _blank_for_copy: bool = False):
@@ -266,10 +297,9 @@ class BattleState:
         self._beneficiary = NOBODY
         self.aggressive_this_turn = False
         self._stalled_this_turn = False
-        self.terrain: list[str | None] | None = None  # per zone, with the terrain variant
-        self.control: dict[int, int] = {}  # populace and stronghold zone -> controlling general
-        self.rampart_pool: list[tuple[str, ...]] | None = None  # unbuilt ramparts' kingdoms (recruiting)
-        self.overgrown: dict[int, tuple] | None = None  # zone -> ramparts beneath the top one (Overgrow)
+        # The elected variants' fields, each declared once in its variant's `FIELDS` (copied and keyed from
+        # there): terrain (per zone) and control, the rampart pool (recruiting), overgrown ramparts (arts).
+        self.variant: Any = ruleset.variant_state()
         self._selected: tuple[int, ...] = ()  # battalions given an order this turn (double time)
         self.routed_stun = NOBODY  # the Stun a rout or Surge placed this turn (R107)
         # Answers of the dearest searches by `position_key`, for this battle and every copy of it.
@@ -281,8 +311,8 @@ class BattleState:
 
     def copy(self) -> BattleState:
         """An independent copy: the per-turn lists are copied, the fixed parts (board, ruleset, ids,
-        owners, kingdoms, control) shared. Spelled out field by field because the Paralyze and Blunt
-        searches copy the battle thousands of times a replay."""
+        owners, kingdoms) shared, the variants' part copied as its fields say. Spelled out field by field
+        because the Paralyze and Blunt searches copy the battle thousands of times a replay."""
         other = BattleState(self.rules, self.generals, (), self.ruleset, _blank_for_copy=True)
         other.rules = self.rules
         other.board = self.board
@@ -293,7 +323,6 @@ class BattleState:
         other.owner = self.owner
         other.kingdom = self.kingdom
         other.battalions_of = self.battalions_of
-        other.control = self.control
         other.memo = self.memo
         other.work = self.work
         other.vigor = self.vigor
@@ -320,22 +349,18 @@ class BattleState:
         other.graveyards = self.graveyards[:]
         other.sacrifice = self.sacrifice[:]
         other.stalled = self.stalled[:]
-        other.terrain = None if self.terrain is None else self.terrain[:]
-        other.rampart_pool = None if self.rampart_pool is None else self.rampart_pool[:]
-        other.overgrown = None if self.overgrown is None else dict(self.overgrown)
+        other.variant = self.variant.copy()
         return other
 
     # ---- Queries ----------------------------------------------------------------------------
     def position_key(self) -> tuple:
         """What the searches for an aggressive action read, as one hashable value, the battle's fixed
-        setting apart: whose turn it is, the battlefield (stacks, facings, Arms, ramparts, terrain), the tokens,
-        prisons, graveyards and ramparts left. Not the turn counters or the Stall history."""
-        return (self.to_move, tuple(self.stacks), tuple(self.facing), tuple(self.arms),
-                tuple(self.ramparts), None if self.terrain is None else tuple(self.terrain),
+        setting apart: whose turn it is, the battlefield (stacks, facings, Arms, ramparts), the tokens,
+        prisons, graveyards and ramparts left, and the variants' keyed fields (terrain, rampart pool,
+        overgrown ramparts). Not the turn counters or the Stall history."""
+        return (self.to_move, tuple(self.stacks), tuple(self.facing), tuple(self.arms), tuple(self.ramparts),
                 tuple(self.sacrifice), self.stun, self.vigor, self.vigor_lost, self.routed_stun,
-                tuple(self.prisons), tuple(self.graveyards), tuple(self.ramparts_left),
-                None if self.rampart_pool is None else tuple(self.rampart_pool),
-                None if not self.overgrown else tuple(sorted(self.overgrown.items())))
+                tuple(self.prisons), tuple(self.graveyards), tuple(self.ramparts_left), self.variant.key())
 
     @property
     def is_over(self) -> bool:
@@ -365,19 +390,19 @@ class BattleState:
         zone = self.board.index[zone_name]
         if self.ramparts[zone] is None:
             return ()
-        below = self.overgrown.get(zone, ()) if self.overgrown else ()
+        below = self.variant.overgrown.get(zone, ()) if self.variant.overgrown else ()
         return tuple(PLAYERS[rampart[0]] for rampart in (*below, self.ramparts[zone]))
 
     def terrain_at(self, zone_name: str) -> str | None:
         """The terrain of a zone (None: flatland, or no terrain variant)."""
-        return None if self.terrain is None else self.terrain[self.board.index[zone_name]]
+        return None if self.variant.terrain is None else self.variant.terrain[self.board.index[zone_name]]
 
     def ground(self, battalion: int) -> str | None:
         """The terrain a battalion stands on; a rampart it stands on hides the terrain (Alight)."""
         where = self.zone[battalion]
-        if self.terrain is None or where < 0 or self.ramparts[where] is not None:
+        if self.variant.terrain is None or where < 0 or self.ramparts[where] is not None:
             return None
-        return self.terrain[where]
+        return self.variant.terrain[where]
 
     def on_battlefield(self, player: int) -> list[int]:
         return [b for b in self.battalions_of[player] if self.zone[b] >= 0]
@@ -435,13 +460,13 @@ class BattleState:
 
     def remove_top_rampart(self, zone: int) -> None:
         """Destroy the top-most rampart of a zone; an overgrown one beneath is then on top."""
-        below = self.overgrown.get(zone) if self.overgrown else None
+        below = self.variant.overgrown.get(zone) if self.variant.overgrown else None
         if below:
             self.ramparts[zone] = below[-1]
             if len(below) > 1:
-                self.overgrown[zone] = below[:-1]  # type: ignore[index]  # `below` came from it
+                self.variant.overgrown[zone] = below[:-1]  # type: ignore[index]  # `below` came from it
             else:
-                del self.overgrown[zone]  # type: ignore[union-attr]
+                del self.variant.overgrown[zone]  # type: ignore[union-attr]
         else:
             self.ramparts[zone] = None
 
@@ -525,8 +550,8 @@ class BattleState:
             raise ReplayError("not_deployment_row", f"{entry.zone} is not in {entry.by}'s deployment rows.", HEADER)
         elif not self.ruleset.can_deploy(self, player, zone):
             raise ReplayError("terrain_forbids_deploy", f"{entry.battalion} cannot be deployed on {entry.zone}: "
-                                                        f"{self.terrain[zone]} "  # type: ignore[index]
-                                                        f"{'is never deployed on' if self.terrain[zone] in ('chasm', 'cliffside') else 'is deployed on only by the general who controls it'}.",  # type: ignore[index,operator]
+                                                        f"{self.variant.terrain[zone]} "  # type: ignore[index]
+                                                        f"{'is never deployed on' if self.variant.terrain[zone] in ('chasm', 'cliffside') else 'is deployed on only by the general who controls it'}.",  # type: ignore[index,operator]
                               HEADER)
         self.stacks[zone] = stack + (battalion,)
         self.zone[battalion] = zone
@@ -805,7 +830,7 @@ class BattleState:
         if not self.ruleset.can_extricate_to(self, player, zone):
             raise ReplayError("terrain_forbids_extricate", f"{order.battalion} cannot be extricated onto "
                                                            f"{order.zone}: no battalion is placed on "
-                                                           f"{self.terrain[zone]}.", location)  # type: ignore[index]
+                                                           f"{self.variant.terrain[zone]}.", location)  # type: ignore[index]
         if self.stacks[zone] or self.ramparts[zone] is not None:
             raise ReplayError("zone_occupied", f"{order.zone} is occupied; an extricated battalion needs an empty "
                                                "zone.", location)
@@ -858,7 +883,7 @@ class BattleState:
         self.calm_turns = 0 if self.aggressive_this_turn else self.calm_turns + 1
         self._sacrifice_completed = False
         self._beneficiary = NOBODY
-        if self.terrain is not None:
+        if self.variant.terrain is not None:
             self.ruleset.turn_ended(self)
         if is_stall and self.stalled[player]:
             self.forced_surrender = player
@@ -868,14 +893,15 @@ class BattleState:
 
     # ---- What a battalion can do -----------------------------------------------------------------
     def explore(self, battalion: int, ma: int, hidden: frozenset[int] = frozenset(),
-                positions: bool = True, builds: bool = True, pause_each_ma: bool = False) -> Iterator[tuple]:
+                positions: bool = True, builds: bool = True, pause_each_ma: bool = False) -> Iterator[Event]:
         """Search the Maneuver of `battalion` with `ma` MA over the battlefield as it stands
-        (battalions in `hidden` treated as absent). Yields, cheapest first:
-        ("position", zone, facing, ma_left, stacked) when `positions`, and
-        (kind, zone, cost, target) for "attack", "rout", "build" (when `builds`), "destroy" (a
-        "destroy" whose target is "built" is a rampart built and destroyed in the same Maneuver).
-        With `pause_each_ma` it also yields ("spent", n) once it has searched every position reached
-        for n MA, so that a caller can search several battalions side by side, cheapest first."""
+        (battalions in `hidden` treated as absent). Yields, cheapest first: a `Position` for each place
+        reached when `positions`, and a `Found` for each "attack", "rout", "build" (when `builds`) and
+        "destroy" (a "destroy" whose target is "built" is a rampart built and destroyed in the same
+        Maneuver). With `pause_each_ma` it also yields `Spent(n)` once it has searched every position
+        reached for n MA, so that a caller can search several battalions side by side, cheapest first.
+        (The events are made with `tuple.__new__`: a NamedTuple's own constructor is a Python call, and
+        costs the compiled search about twice as much per event.)"""
         board = self.board
         neighbours = board.neighbours
         adjacent = board.adjacent
@@ -889,7 +915,7 @@ class BattleState:
         can_build = build_kingdom is not None
         build_cost = ruleset.build_cost
         unbuildable = ruleset.unbuildable(self, battalion) if can_build else None
-        plain = self.terrain is None
+        plain = self.variant.terrain is None
         uniform_moves = ruleset.uniform_moves or ruleset.uniform_moves_for(self, battalion)  # no hook call per step
         face_turns = ruleset.face_turns
         start = self.zone[battalion]
@@ -915,7 +941,7 @@ class BattleState:
         for left in range(ma, -1, -1):
             spent = ma - left
             if pause_each_ma and spent:
-                yield ("spent", spent - 1)
+                yield tuple.__new__(Spent, ("spent", spent - 1))
             bucket = buckets[left]
             counted = len(bucket)
             if work is not None and counted:
@@ -925,7 +951,7 @@ class BattleState:
                     continue  # reached again later with more MA left
                 stacked = bool(seen[zone])
                 if positions:
-                    yield ("position", zone, facing, left, stacked)
+                    yield tuple.__new__(Position, ("position", zone, facing, left, stacked))
                 ahead = neighbours[zone][facing]
                 if mobile and ahead != NO_ZONE and ramparts[ahead] is None and (
                         uniform_moves or ruleset.can_enter(self, battalion, ahead)):
@@ -933,7 +959,7 @@ class BattleState:
                     if cost <= left:
                         there = seen[ahead]
                         if there and owner[there[-1]] != me:
-                            yield ("attack", ahead, spent + cost, there[-1])
+                            yield tuple.__new__(Found, ("attack", ahead, spent + cost, there[-1]))
                         else:
                             key = ahead * 4 + facing
                             if best[key] <= left - cost:
@@ -952,21 +978,21 @@ class BattleState:
                         if can_destroy:
                             cost = ruleset.destroy_cost(kingdom, rampart[1])
                             if cost <= left:
-                                yield ("destroy", ahead, spent + cost, None)
+                                yield tuple.__new__(Found, ("destroy", ahead, spent + cost, None))
                     else:
                         there = seen[ahead]
                         if there and owner[there[-1]] != me and left >= 1:
                             if self._rout_has_destination(ahead, zone, seen, plain):
-                                yield ("rout", ahead, ma, there[-1])
+                                yield tuple.__new__(Found, ("rout", ahead, ma, there[-1]))
                         elif (not there and can_build and left >= build_cost and can_destroy
                               and (unbuildable is None or ahead not in unbuildable)):
-                            yield ("destroy", ahead, spent + build_cost
-                                   + ruleset.destroy_cost(kingdom, build_kingdom), "built")  # type: ignore[arg-type]
+                            both = build_cost + ruleset.destroy_cost(kingdom, build_kingdom)  # type: ignore[arg-type]
+                            yield tuple.__new__(Found, ("destroy", ahead, spent + both, "built"))
                 if builds and can_build and left >= build_cost:
                     for near in adjacent[zone]:
                         if not seen[near] and ramparts[near] is None and (unbuildable is None
                                                                           or near not in unbuildable):
-                            yield ("build", near, spent + build_cost, None)
+                            yield tuple.__new__(Found, ("build", near, spent + build_cost, None))
             if work is not None and len(bucket) > counted:  # the positions 0 MA steps added to this bucket
                 work.spend(len(bucket) - counted)
 
@@ -1000,14 +1026,15 @@ class BattleState:
         found_positions = []
         found_actions: dict[tuple, ReachableAction] = {}
         for event in self.explore(battalion, ma):
-            if event[0] == "position":
-                _, zone, facing, left, stacked = event
-                found_positions.append(ReachablePosition(names[zone], FACINGS[facing], left, stacked))
+            if isinstance(event, Position):
+                found_positions.append(ReachablePosition(names[event.zone], FACINGS[event.facing], event.ma_left,
+                                                         event.stacked))
                 continue
-            kind, zone, cost, target = event
+            assert isinstance(event, Found)  # no `Spent` without `pause_each_ma`
+            target = event.target
             target_name = self.ids[target] if isinstance(target, int) else target
-            key = (kind, zone, target_name)
-            if key not in found_actions or found_actions[key].cost > cost:
-                found_actions[key] = ReachableAction(kind, names[zone], cost, target_name)
+            key = (event.kind, event.zone, target_name)
+            if key not in found_actions or found_actions[key].cost > event.cost:
+                found_actions[key] = ReachableAction(event.kind, names[event.zone], event.cost, target_name)
         actions = sorted(found_actions.values(), key=lambda a: (a.cost, a.kind, a.zone, a.target or ""))
         return Reach(ident, ma, tuple(found_positions), tuple(actions))

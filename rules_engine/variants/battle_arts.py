@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..ruleset import CoreRuleset
+from ..ruleset import CoreRuleset, Field
 from .arts import ARTS, HANDLERS, KINGDOM_ARTS
 from .arts.common import fireproof
 from .arts.timber import harvesting_destroy
@@ -20,8 +20,14 @@ if TYPE_CHECKING:
 __all__ = ["ARTS", "BattleArts"]
 
 
+def _overgrown_key(overgrown: dict[int, tuple]) -> tuple | None:
+    return tuple(sorted(overgrown.items())) if overgrown else None
+
+
 class BattleArts:
     has_arts = True
+    # Zone -> the ramparts beneath its top one (Overgrow).
+    FIELDS = (Field("overgrown", copy=dict.copy, key=_overgrown_key),)
     # Mountain March, Ice March, Water March, Forest March, Crag March; Natural Architect, Crag March.
     marches = {"frost": {"mountain": 1, "ice": 2}, "sey": {"waterbody": 1}, "timber": {"forest": 1},
                "blak": {"crag": 1}}
@@ -37,7 +43,7 @@ class BattleArts:
                                       and type(self).can_enter is core.can_enter)
 
     def setup(self, state: BattleState) -> None:
-        state.overgrown = {}
+        state.variant.overgrown = {}
         super().setup(state)
 
     def move_cost(self, state: BattleState, battalion: int, zone: int) -> int:

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 class DoubleTime:
     beneficiary_per_turn = True
+    FIELDS = ()  # no field of its own: the battalions a turn ordered are the state's, turn by turn
 
     def orders_in_turn(self, turn_number: int) -> int:
         return 1 if turn_number == 1 else 2

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import HEADER, ReplayError
 from ..model import PLAYERS
+from ..ruleset import Field
 
 if TYPE_CHECKING:
     from ..state import BattleState
@@ -19,6 +20,9 @@ def arms_limit(battalions: int) -> int:
 
 
 class ArmyRecruiting:
+    # Per general: the kingdoms of the ramparts not built yet (R53).
+    FIELDS = (Field("rampart_pool", copy=list.copy, key=tuple),)
+
     def check_armies(self, generals: tuple, armies: tuple) -> None:
         for player, army in zip(PLAYERS, armies, strict=True):
             if len(army) < MIN_BATTALIONS:
@@ -41,20 +45,20 @@ class ArmyRecruiting:
 
     def setup(self, state: BattleState) -> None:
         # One rampart per battalion, of that battalion's kingdom (R53).
-        state.rampart_pool = [tuple(state.kingdom[b] for b in state.battalions_of[player]) for player in (0, 1)]
+        state.variant.rampart_pool = [tuple(state.kingdom[b] for b in state.battalions_of[player]) for player in (0, 1)]
         super().setup(state)
 
     def rampart_kingdom(self, state: BattleState, battalion: int) -> str | None:
         """R53: a battalion builds a rampart of its own kingdom, while its general has one left."""
         kingdom = state.kingdom[battalion]
-        return kingdom if kingdom in state.rampart_pool[state.owner[battalion]] else None
+        return kingdom if kingdom in state.variant.rampart_pool[state.owner[battalion]] else None
 
     def take_rampart(self, state: BattleState, player: int, kingdom: str) -> None:
-        pool = list(state.rampart_pool[player])
+        pool = list(state.variant.rampart_pool[player])
         pool.remove(kingdom)
-        state.rampart_pool[player] = tuple(pool)
+        state.variant.rampart_pool[player] = tuple(pool)
         super().take_rampart(state, player, kingdom)
 
     def give_back_rampart(self, state: BattleState, player: int, kingdom: str) -> None:
-        state.rampart_pool[player] = state.rampart_pool[player] + (kingdom,)
+        state.variant.rampart_pool[player] = state.variant.rampart_pool[player] + (kingdom,)
         super().give_back_rampart(state, player, kingdom)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from ..board import NO_ZONE
 from ..errors import HEADER, Location, ReplayError
 from ..model import PLAYERS
+from ..ruleset import Field
 
 if TYPE_CHECKING:
     from ..state import BattleState
@@ -24,7 +25,7 @@ FOREST_FIRE = 2
 def connected_region(state: BattleState, start: int, kind: str) -> list[int]:
     """Zones of terrain `kind` traced orthogonally from `start` through that terrain; zones under
     a rampart neither change nor carry the trace (R57)."""
-    terrain, ramparts, adjacent = state.terrain, state.ramparts, state.board.adjacent
+    terrain, ramparts, adjacent = state.variant.terrain, state.ramparts, state.board.adjacent
     region, frontier = [start], [start]
     seen = {start}
     while frontier:
@@ -41,6 +42,8 @@ NO_ARCHITECT: frozenset[str] = frozenset()
 
 class Terrain:
     has_terrain = True
+    FIELDS = (Field("terrain", copy=list.copy, key=tuple),  # per zone: its terrain, None for flatland
+              Field("control"))  # populace and stronghold zone -> controlling general (fixed, R56)
     # Kingdom -> terrain -> Move Onto cost, and kingdom -> terrains it may build on: the battle
     # arts' marches and Natural Architect fill these in when battle arts are elected too.
     marches: dict[str, dict[str, int]] = {}
@@ -68,13 +71,13 @@ class Terrain:
                 raise ReplayError("bad_control", f"rules.control names {name}, which is not a populace or stronghold "
                                                  "zone of this battlefield (R56).", HEADER)
             control[zone] = PLAYERS.index(who)
-        state.terrain = terrain
-        state.control = control
+        state.variant.terrain = terrain
+        state.variant.control = control
         super().setup(state)
 
     # ---- Moving ----
     def move_cost(self, state: BattleState, battalion: int, zone: int) -> int:
-        kind = state.terrain[zone]
+        kind = state.variant.terrain[zone]
         if kind is None:
             return FLATLAND_COST
         march = self.marches.get(state.kingdom[battalion])
@@ -83,31 +86,31 @@ class Terrain:
         return MOVE_ONTO[kind]
 
     def can_enter(self, state: BattleState, battalion: int, zone: int) -> bool:
-        return state.terrain[zone] not in IMPASSABLE
+        return state.variant.terrain[zone] not in IMPASSABLE
 
     # ---- Building ----
     def unbuildable(self, state: BattleState, battalion: int) -> frozenset[int] | None:
         allowed = self.architects.get(state.kingdom[battalion], NO_ARCHITECT)
-        key = (allowed, tuple(state.terrain))
+        key = (allowed, tuple(state.variant.terrain))
         found = self._unbuildable.get(key)
         if found is None:
             if len(self._unbuildable) > 64:
                 self._unbuildable.clear()
-            found = self._unbuildable[key] = frozenset(zone for zone, kind in enumerate(state.terrain)
+            found = self._unbuildable[key] = frozenset(zone for zone, kind in enumerate(state.variant.terrain)
                                                        if kind in NO_BUILDING and kind not in allowed)
         return found
 
     # ---- Placement ----
     def can_deploy(self, state: BattleState, player: int, zone: int) -> bool:
-        kind = state.terrain[zone]
+        kind = state.variant.terrain[zone]
         if kind in IMPASSABLE:
             return False
         if kind in CONTROLLED:
-            return state.control.get(zone) == player
+            return state.variant.control.get(zone) == player
         return super().can_deploy(state, player, zone)
 
     def can_extricate_to(self, state: BattleState, player: int, zone: int) -> bool:
-        return state.terrain[zone] not in IMPASSABLE and super().can_extricate_to(state, player, zone)
+        return state.variant.terrain[zone] not in IMPASSABLE and super().can_extricate_to(state, player, zone)
 
     # ---- Sacrifice ----
     def check_sacrifice(self, state: BattleState, battalion: int, location: Location) -> None:
@@ -126,7 +129,7 @@ class Terrain:
 
     def after_sacrifice(self, state: BattleState, zone: int, player: int) -> None:
         """The Forest where a battalion is sacrificed burns, with every forest traced back to it (R55)."""
-        if zone >= 0 and state.terrain[zone] == "forest" and state.ramparts[zone] is None:
+        if zone >= 0 and state.variant.terrain[zone] == "forest" and state.ramparts[zone] is None:
             self.burn_forest(state, zone, FOREST_FIRE, vigor_protects=True)  # R4 amended: Vigor caps the fire
         super().after_sacrifice(state, zone, player)
 
@@ -136,7 +139,7 @@ class Terrain:
         a Sacrifice's fire (R4 amended), not Incinerate's Severe Burn."""
         burned = connected_region(state, zone, "forest")
         for place in burned:
-            state.terrain[place] = None
+            state.variant.terrain[place] = None
         for place in burned:
             for battalion in state.stacks[place]:
                 if not self.fireproof(state, battalion):
@@ -157,18 +160,18 @@ class Terrain:
         if not self.rout_destination_ok(state, target_zone, destination):
             raise ReplayError("rout_onto_cliffside", f"{state.ids[state.stacks[target_zone][-1]]} stands on "
                                                      "waterbody and cannot be routed onto cliffside.", location)
-        return state.terrain[destination] in IMPASSABLE  # slaughtered on chasm or cliffside
+        return state.variant.terrain[destination] in IMPASSABLE  # slaughtered on chasm or cliffside
 
     def can_be_routed(self, state: BattleState, target_zone: int) -> bool:
-        return state.terrain[target_zone] != "stronghold" or state.ramparts[target_zone] is not None
+        return state.variant.terrain[target_zone] != "stronghold" or state.ramparts[target_zone] is not None
 
     def rout_destination_ok(self, state: BattleState, target_zone: int, destination: int) -> bool:
-        return not (state.terrain[destination] == "cliffside" and state.terrain[target_zone] == "waterbody")
+        return not (state.variant.terrain[destination] == "cliffside" and state.variant.terrain[target_zone] == "waterbody")
 
     # ---- Closure ----
     def turn_ended(self, state: BattleState) -> None:
         """R20: two active battalions each (battlefield or prison) and the terrain is removed; checked at
         every turn end, so terrain an art creates later goes again (R74)."""
-        if state.battalion_count(0) == 2 and state.battalion_count(1) == 2 and any(state.terrain):
-            state.terrain = [None] * state.board.size
+        if state.battalion_count(0) == 2 and state.battalion_count(1) == 2 and any(state.variant.terrain):
+            state.variant.terrain = [None] * state.board.size
         super().turn_ended(state)

@@ -1,12 +1,16 @@
 """The engine's modules import in one direction (no circle) and reach into no other module's private
 names: constants and the board at the bottom, the state with its public primitives, the Core
-ruleset, the variants composing it, then the checks, the verdict and the command line."""
+ruleset, the variants composing it, then the searches behind the checks, the checks, the verdict and
+the command line."""
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "rules_engine"
+# The searches behind the victory checks, below `victory` (which keeps the checks and their entry points).
+SEARCHES = ("rules_engine.budget", "rules_engine.aggressive", "rules_engine.two_orders", "rules_engine.blunt",
+            "rules_engine.paralyze")
 
 
 def _module_name(path: Path) -> str:
@@ -80,9 +84,27 @@ def test_the_bottom_layers_import_nothing_above_them():
     graph = import_graph()
     for bottom in ("rules_engine.constants", "rules_engine.board", "rules_engine.errors", "rules_engine.model",
                    "rules_engine.conditions"):
-        assert graph[bottom] <= {"rules_engine.board", "rules_engine.errors"}, bottom
-    assert not {"rules_engine.ruleset", "rules_engine.variants", "rules_engine.victory"} & graph["rules_engine.state"]
+        assert graph[bottom] <= {"rules_engine.board", "rules_engine.errors", "rules_engine.conditions"}, bottom
+    assert graph["rules_engine.conditions"] == set()  # the one table of conditions: any layer may read it
+    assert not {"rules_engine.ruleset", "rules_engine.variants", "rules_engine.victory", *SEARCHES} & \
+        graph["rules_engine.state"]
     assert "rules_engine.variants" not in graph["rules_engine.ruleset"]
+
+
+def test_the_victory_searches_sit_below_the_checks_and_apart_from_each_other():
+    graph = import_graph()
+    assert set(SEARCHES) <= set(graph)
+    for search in SEARCHES:
+        assert not {"rules_engine.victory", "rules_engine.verdict", "rules_engine.variants"} & graph[search], search
+    assert graph["rules_engine.budget"] == set()  # R99's counting only: every search may use it
+    # Paralyze (R12) and Blunt (R13) search apart: neither imports the other's pieces.
+    assert not {"rules_engine.aggressive", "rules_engine.two_orders", "rules_engine.blunt"} & \
+        graph["rules_engine.paralyze"]
+    assert "rules_engine.paralyze" not in graph["rules_engine.blunt"] | graph["rules_engine.two_orders"]
+    # One order's search, then the second order's on top of it, then the Blunt entry points.
+    assert not {"rules_engine.two_orders", "rules_engine.blunt"} & graph["rules_engine.aggressive"]
+    assert "rules_engine.blunt" not in graph["rules_engine.two_orders"]
+    assert {"rules_engine.blunt", "rules_engine.paralyze"} <= graph["rules_engine.victory"]
 
 
 def test_no_module_reaches_into_another_modules_private_names():

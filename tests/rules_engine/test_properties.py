@@ -6,14 +6,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rules_engine import adjudicate, generate_game, load_replay, replay_states
+from rules_engine.aggressive import aggressive_at_hand, first_aggressive, maneuverable
 from rules_engine.conditions import VICTORY_OPP
 from rules_engine.model import VARIANTS
+from rules_engine.paralyze import _steps_out_at_hand
 from rules_engine.victory import (
     HOLDS,
-    _aggressive_at_hand,
-    _first_aggressive,
-    _maneuverable,
-    _steps_out_at_hand,
     aggressive_action,
     condition_holds,
     has_aggressive_action,
@@ -179,10 +177,10 @@ def test_an_aggressive_action_found_at_hand_is_one_the_maneuver_search_finds(see
     for snapshot in replay_states(doc):
         state = snapshot.state
         for player in (0, 1):
-            hidden, candidates = _maneuverable(state, player)
+            hidden, candidates = maneuverable(state, player)
             for battalion, ma in candidates:
-                if _aggressive_at_hand(state, battalion, ma, hidden):
-                    assert _first_aggressive(state, battalion, ma, hidden) is not None, \
+                if aggressive_at_hand(state, battalion, ma, hidden):
+                    assert first_aggressive(state, battalion, ma, hidden) is not None, \
                         (seed, variants, snapshot.turn, state.ids[battalion])
 
 
@@ -216,6 +214,6 @@ def test_a_step_out_found_at_hand_is_one_the_maneuver_search_finds(seed, variant
                 continue
             for ma in (1, 2, 8):
                 if _steps_out_at_hand(state, battalion, ma):
-                    assert any(event[0] == "position" and event[1] != where
+                    assert any(event.kind == "position" and event.zone != where
                                for event in state.explore(battalion, ma, builds=False)), \
                         (seed, variants, snapshot.turn, state.ids[battalion], ma)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from rules_engine import adjudicate, generate_game, replay_states, victory
+from rules_engine import adjudicate, generate_game, replay_states, two_orders
 from rules_engine import verdict as verdict_module
 from rules_engine.errors import ERROR_CODES
 from rules_engine.generator import worst_case_game
@@ -93,11 +93,11 @@ def searched_both_ways(states, monkeypatch) -> list[tuple]:
     found = []
     for state in states:
         for player in (0, 1):
-            fast = victory._two_order_aggressive(state, player)
+            fast = two_orders._two_order_aggressive(state, player)
             with monkeypatch.context() as patched:
                 patched.setattr(type(state.ruleset), "rampart_arts", lambda self, state, battalion: frozenset())
-                patched.setattr(victory, "_search_areas", lambda state, player: {})
-                slow = victory._two_order_aggressive(state, player)
+                patched.setattr(two_orders, "_search_areas", lambda state, player: {})
+                slow = two_orders._two_order_aggressive(state, player)
             found.append((fast, slow))
     return found
 

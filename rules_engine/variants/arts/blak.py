@@ -13,6 +13,7 @@ from .common import (
     HEAVY,
     SIX,
     after_art_move,
+    art_places,
     begin,
     check_enemy_facings,
     final,
@@ -92,7 +93,7 @@ def forge(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     must_descend(state, battalion, location)
     facing = state.facing[battalion]
     ahead = state.board.neighbours[here][facing]
-    if ahead == NO_ZONE or state.terrain is None or state.terrain[ahead] != "chasm":
+    if ahead == NO_ZONE or state.variant.terrain is None or state.variant.terrain[ahead] != "chasm":
         raise ReplayError("art_wrong_terrain", f"{ident} must face a chasm from the zone next to it to forge it.",
                           location)
     beyond = state.board.neighbours[ahead][facing]
@@ -102,7 +103,7 @@ def forge(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     if state.ramparts[beyond] is not None:
         raise ReplayError("blocked_by_rampart", f"A rampart stands on {state.board.names[beyond]}.", location)
     if not state.ruleset.can_enter(state, battalion, beyond):
-        raise ReplayError("impassable_terrain", f"{ident} cannot land on {state.terrain[beyond]}.", location)
+        raise ReplayError("impassable_terrain", f"{ident} cannot land on {state.variant.terrain[beyond]}.", location)
     run.require(FORGE_COST, location)
     land(run, beyond, check_enemy_facings(run, action, beyond, location))
     run.ma_left -= FORGE_COST
@@ -114,14 +115,14 @@ def devastate(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     here = ground(run, "crag" if state.ground(run.battalion) == "crag" else None, "devastate", location)
     final(run, "devastate", location)
     affected = [here] + [z for z in state.board.adjacent[here]
-                         if state.terrain[z] in (None, "crag") and state.ramparts[z] is None]
+                         if state.variant.terrain[z] in (None, "crag") and state.ramparts[z] is None]
     obliterated = []
     for zone in affected:
-        if state.terrain[zone] == "crag":
-            state.terrain[zone] = "chasm"
+        if state.variant.terrain[zone] == "crag":
+            state.variant.terrain[zone] = "chasm"
             obliterated.append(zone)
         else:
-            state.terrain[zone] = "crag"
+            state.variant.terrain[zone] = "crag"
     for zone in obliterated:
         for victim in state.stacks[zone]:
             state.slaughter(victim, 1 - state.owner[victim])
@@ -133,7 +134,7 @@ def forge_landing(ruleset: CoreRuleset, state: BattleState, battalion: int, zone
     would land on, or None (terrain elected)."""
     neighbours = state.board.neighbours
     ahead = neighbours[zone][facing]
-    if ahead == NO_ZONE or state.terrain[ahead] != "chasm":
+    if ahead == NO_ZONE or state.variant.terrain[ahead] != "chasm":
         return None
     beyond = neighbours[ahead][facing]
     if beyond == NO_ZONE or state.ramparts[beyond] is not None or not ruleset.can_enter(state, battalion, beyond):
@@ -145,14 +146,14 @@ def can_leave(ruleset: CoreRuleset, state: BattleState, battalion: int, facings,
               arms: int) -> bool:
     """R12: Chasm Forge across the chasm ahead (5 MA, terrain elected) moves the battalion out of its zone."""
     where = state.zone[battalion]
-    if state.terrain is None or best_ma < FORGE_COST or state.ramparts[where] is not None:
+    if state.variant.terrain is None or best_ma < FORGE_COST or state.ramparts[where] is not None:
         return False
     return any(forge_landing(ruleset, state, battalion, where, facing) is not None for facing in facings)
 
 
 def rampart_blind(state: BattleState, battalion: int) -> bool:
     """R103: a Mortar (Arms 6) and a Chasm Forge (terrain) are the Blak searches that a rampart changes."""
-    return state.arms[battalion] != 6 and state.terrain is None
+    return state.arms[battalion] != 6 and state.variant.terrain is None
 
 
 def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
@@ -163,15 +164,13 @@ def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int
     names = state.board.names
     me = state.owner[battalion]
     mortar_arms = state.arms[battalion] == 6
-    for event in state.explore(battalion, ma, hidden):
-        if event[0] != "position" or event[3] < 1 or event[4]:
-            continue
-        _, zone, facing, left, _stacked = event
+    for place in art_places(state, battalion, ma, hidden):
+        zone, facing, left = place.zone, place.facing, place.ma_left
         if mortar_arms:
             for place in line(state, zone, facing, MORTAR_RANGE):
                 if state.ramparts[place] is not None:
                     return f"{ident} can destroy the rampart at {names[place]} with a mortar"
-        if left >= FORGE_COST and state.terrain is not None:
+        if left >= FORGE_COST and state.variant.terrain is not None:
             beyond = forge_landing(ruleset, state, battalion, zone, facing)
             if beyond is not None:
                 stack = [b for b in state.stacks[beyond] if b not in hidden]
@@ -201,7 +200,7 @@ def opening_arts(state: BattleState, battalion: int) -> list[BattleArt]:
     arts = [BattleArt("mortar", (("zone", names[zone]),)) for zone in line(state, here, facing, MORTAR_RANGE)
             if state.stacks[zone] and state.ramparts[zone] is None] if arms in ARMS["mortar"] else []
     ahead = state.board.neighbours[here][facing]
-    facing_a_chasm = state.terrain is not None and ahead >= 0 and state.terrain[ahead] == "chasm"
+    facing_a_chasm = state.variant.terrain is not None and ahead >= 0 and state.variant.terrain[ahead] == "chasm"
     return arts + [BattleArt(act) for act in ("farshot", "forge", "devastate")
                    if arms in ARMS[act] and (act != "forge" or facing_a_chasm)]
 

@@ -3,6 +3,7 @@ lines and reach of ranged arts, terrain transformations, landing on a zone (R8, 
 on from where an art moved a battalion (R13)."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ...actions import predict_survivor
@@ -12,7 +13,7 @@ from ...model import BattleArt
 
 if TYPE_CHECKING:
     from ...ruleset import CoreRuleset
-    from ...state import BattleState, ManeuverRun
+    from ...state import BattleState, ManeuverRun, Position
 
 ANY_ARMS = frozenset(range(1, 7))
 HEAVY = frozenset((4, 5, 6))
@@ -74,7 +75,7 @@ def ground(run: ManeuverRun, needed: str | None, name: str, location: Location) 
     """R64: the battalion stands on `needed` terrain (None: flatland) of an elected terrain variant."""
     state = run.state
     here = state.zone[run.battalion]
-    if state.terrain is None:
+    if state.variant.terrain is None:
         raise ReplayError("art_wrong_terrain", f"{name.capitalize()} changes terrain, and this battle did not elect "
                                                "the terrain variant (R64).", location)
     ground = state.ground(run.battalion)
@@ -83,6 +84,16 @@ def ground(run: ManeuverRun, needed: str | None, name: str, location: Location) 
                                                f"{needed or 'flatland'}, not on "
                                                f"{'a rampart' if state.ramparts[here] is not None else ground or 'flatland'}.",
                           location)
+    return here
+
+
+def begin_on_ground(run: ManeuverRun, action: BattleArt, location: Location, kingdom: str, arms: frozenset[int],
+                    needed: str | None, name: str) -> int:
+    """The checks of an art used from `needed` terrain underfoot that spends all remaining MA (R48, R64), in
+    their order; returns the battalion's zone."""
+    begin(run, action, location, kingdom, arms)
+    here = ground(run, needed, name, location)
+    final(run, name, location)
     return here
 
 
@@ -120,15 +131,48 @@ def first_enemy_ahead(state: BattleState, battalion: int, zone: int, facing: int
     return None, None
 
 
+def art_places(state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> Iterator[Position]:
+    """The places the Maneuver of `battalion` reaches (cheapest first) from where it may use a battle art:
+    off any stack (R100) with MA left for it (R48). (Builds are not asked for: no caller reads them.)"""
+    for event in state.explore(battalion, ma, hidden, builds=False):
+        if event.kind == "position" and event.ma_left >= 1 and not event.stacked:
+            yield event
+
+
+def first_enemy_in_reach(state: BattleState, battalion: int, ma: int, hidden: frozenset[int],
+                         reaches: Callable[[int, int], bool]) -> tuple[int, int] | None:
+    """R13 for Pounce and Surge (R60, R61): (zone, battalion) of the first enemy ahead of a place the
+    battalion's Maneuver reaches (`art_places`) that `reaches(zone, MA left there)` accepts; None if none."""
+    for place in art_places(state, battalion, ma, hidden):
+        target_zone, _ = first_enemy_ahead(state, battalion, place.zone, place.facing, hidden)
+        if target_zone is not None and reaches(target_zone, place.ma_left):
+            return target_zone, [b for b in state.stacks[target_zone] if b not in hidden][-1]
+    return None
+
+
+def aggressive_then(state: BattleState, battalion: int, ma: int, hidden: frozenset[int]) -> str | None:
+    """The first attack, rout or destroy of the battalion's Maneuver search with `ma` MA, as the `then`
+    part of a sentence ("attack B2 at c3"); None when it finds none."""
+    ids, names = state.ids, state.board.names
+    for event in state.explore(battalion, ma, hidden, positions=False):  # each event a `Found`: no positions
+        kind, where, target = event.kind, event.zone, event.target
+        if kind in ("attack", "rout"):
+            return f"{kind} {ids[target]} at {names[where]}"
+        if kind == "destroy":
+            return (f"build a rampart at {names[where]} and destroy it" if target == "built"
+                    else f"destroy the rampart at {names[where]}")
+    return None
+
+
 def fireproof(state: BattleState, battalion: int) -> bool:
     return state.kingdom[battalion] == "flaym"
 
 
 def transform(state: BattleState, here: int, becomes: str | None, like: str | None) -> list[int]:
     """`here` and each adjacent zone of terrain `like` without a rampart (R57) become `becomes`."""
-    changed = [here] + [z for z in state.board.adjacent[here] if state.terrain[z] == like and state.ramparts[z] is None]
+    changed = [here] + [z for z in state.board.adjacent[here] if state.variant.terrain[z] == like and state.ramparts[z] is None]
     for zone in changed:
-        state.terrain[zone] = becomes
+        state.variant.terrain[zone] = becomes
     return changed
 
 
@@ -137,9 +181,7 @@ def transforming(name: str, kingdom: str, arms: frozenset[int]):
     needed, becomes = TRANSFORMS[name]
 
     def handler(run: ManeuverRun, action: BattleArt, location: Location) -> None:
-        begin(run, action, location, kingdom, arms)
-        here = ground(run, needed, name, location)
-        final(run, name, location)
+        here = begin_on_ground(run, action, location, kingdom, arms, needed, name)
         transform(run.state, here, becomes, needed)
         spend_all(run, name)
     return handler
@@ -162,7 +204,7 @@ def after_art_move(ruleset: CoreRuleset, state: BattleState, battalion: int, zon
     in order), as the sentence aggressive_action gives. The searches only read the moved copy, so one
     copy serves every facing."""
     moved = None
-    ids, names = state.ids, state.board.names
+    ids = state.ids
     for facing, cost in facings:
         left = ma - cost
         if left < 0:
@@ -173,16 +215,8 @@ def after_art_move(ruleset: CoreRuleset, state: BattleState, battalion: int, zon
             moved.stacks[zone] = moved.stacks[zone] + (battalion,)
             moved.zone[battalion] = zone
         moved.facing[battalion] = facing
-        then = None
-        for kind, where, _cost, target in moved.explore(battalion, left, hidden, positions=False):
-            if kind in ("attack", "rout"):
-                then = f"{kind} {ids[target]} at {names[where]}"
-            elif kind == "destroy":
-                then = (f"build a rampart at {names[where]} and destroy it" if target == "built"
-                        else f"destroy the rampart at {names[where]}")
-            if then is not None:
-                break
-        else:
+        then = aggressive_then(moved, battalion, left, hidden)
+        if then is None:
             found = ruleset.art_aggressive(moved, battalion, left, hidden, nested=True)
             if found is not None:
                 then = found.removeprefix(f"{ids[battalion]} can ")

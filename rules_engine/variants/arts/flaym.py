@@ -12,11 +12,12 @@ from .common import (
     HEAVY,
     SIX,
     begin,
+    begin_on_ground,
     check_enemy_facings,
     final,
     fireproof,
     first_enemy_ahead,
-    ground,
+    first_enemy_in_reach,
     set_enemy_facings,
     spend_all,
     transform,
@@ -75,18 +76,14 @@ def burn(run: ManeuverRun, action: BattleArt, location: Location) -> None:
 
 def incinerate(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     state = run.state
-    begin(run, action, location, KINGDOM, ARMS[action.act])
-    here = ground(run, "forest", "incinerate", location)
-    final(run, "incinerate", location)
+    here = begin_on_ground(run, action, location, KINGDOM, ARMS[action.act], "forest", "incinerate")
     state.ruleset.burn_forest(state, here, SEVERE_BURN)
     spend_all(run, "incinerate")
 
 
 def scald(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     state = run.state
-    begin(run, action, location, KINGDOM, ARMS[action.act])
-    here = ground(run, "marsh", "scald", location)
-    final(run, "scald", location)
+    here = begin_on_ground(run, action, location, KINGDOM, ARMS[action.act], "marsh", "scald")
     for zone in transform(state, here, None, "marsh"):
         _burn_zone(state, zone, SCALD, only_enemies_of=run.player)
     spend_all(run, "scald")
@@ -122,16 +119,12 @@ def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int
     """R13: a Pounce the battalion (Arms 6, off any stack, R100) can reach within its Maneuver."""
     if state.arms[battalion] != 6:
         return None
-    names = state.board.names
-    for event in state.explore(battalion, ma, hidden):
-        if event[0] != "position" or event[3] < 1 or event[4]:
-            continue
-        _, zone, facing, left, _stacked = event
-        target_zone, _ = first_enemy_ahead(state, battalion, zone, facing, hidden)
-        if target_zone is not None and ruleset.move_cost(state, battalion, target_zone) <= left:
-            target = [b for b in state.stacks[target_zone] if b not in hidden][-1]
-            return f"{state.ids[battalion]} can pounce on {state.ids[target]} at {names[target_zone]}"
-    return None
+    found = first_enemy_in_reach(state, battalion, ma, hidden,
+                                 lambda target_zone, left: ruleset.move_cost(state, battalion, target_zone) <= left)
+    if found is None:
+        return None
+    target_zone, target = found
+    return f"{state.ids[battalion]} can pounce on {state.ids[target]} at {state.board.names[target_zone]}"
 
 
 def generator_arts(state: BattleState, battalion: int, rng: random.Random) -> list[BattleArt]:

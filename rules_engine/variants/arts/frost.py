@@ -11,6 +11,7 @@ from .common import (
     HEAVY,
     SIX,
     after_art_move,
+    aggressive_then,
     begin,
     check_enemy_facings,
     land,
@@ -68,7 +69,7 @@ def descend(run: ManeuverRun, action: BattleArt, location: Location) -> None:
         raise ReplayError("blocked_by_rampart", f"{ident} cannot descend onto the rampart at "
                                                 f"{state.board.names[destination]}; Alight reaches ramparts.", location)
     if not state.ruleset.can_enter(state, battalion, destination):
-        raise ReplayError("impassable_terrain", f"{ident} cannot descend onto {state.terrain[destination]}.",
+        raise ReplayError("impassable_terrain", f"{ident} cannot descend onto {state.variant.terrain[destination]}.",
                           location)
     run.require(1, location)
     land(run, destination, check_enemy_facings(run, action, destination, location))
@@ -79,8 +80,8 @@ def _cost_off_stack(state: BattleState, battalion: int, ma: int, hidden: frozens
     """The fewest MA that leave `battalion` standing on nothing but the ground (0 when it already does),
     or None when its Maneuver cannot (R100: only then may it use a battle art)."""
     for event in state.explore(battalion, ma, hidden):
-        if event[0] == "position" and not event[4]:
-            return ma - event[3]
+        if event.kind == "position" and not event.stacked:
+            return ma - event.ma_left
     return None
 
 
@@ -158,8 +159,8 @@ def _build_then_go_on(ruleset: CoreRuleset, state: BattleState, battalion: int, 
     # build may turn too).
     best: dict[int, list[tuple[int, int]]] = {}
     for event in state.explore(battalion, ma, hidden, builds=False):
-        if event[0] == "position" and not event[4] and event[3] >= build_cost:
-            best.setdefault(event[1], []).append((event[2], event[3]))
+        if event.kind == "position" and not event.stacked and event.ma_left >= build_cost:
+            best.setdefault(event.zone, []).append((event.facing, event.ma_left))
     starts = [(here, facing, left) for here, found in best.items() for facing, left in found
               if not any(other != facing and other_left - ruleset.face_cost(other, facing) >= left
                          for other, other_left in found)]
@@ -176,16 +177,8 @@ def _build_then_go_on(ruleset: CoreRuleset, state: BattleState, battalion: int, 
             view.facing[battalion] = facing
             view.ramparts[near] = (me, kingdom)
             ruleset.take_rampart(view, me, kingdom)
-            then = None
-            for kind, where, _cost, target in view.explore(battalion, left - build_cost, hidden, positions=False):
-                if kind in ("attack", "rout"):
-                    then = f"{kind} {ids[target]} at {names[where]}"
-                elif kind == "destroy":
-                    then = (f"build a rampart at {names[where]} and destroy it" if target == "built"
-                            else f"destroy the rampart at {names[where]}")
-                if then is not None:
-                    break
-            else:
+            then = aggressive_then(view, battalion, left - build_cost, hidden)
+            if then is None:
                 found = _alight_or_descend(ruleset, view, battalion, left - build_cost, hidden, False) \
                     if alights else None
                 if found is not None:

@@ -16,6 +16,7 @@ from .common import (
     direction_two_away,
     final,
     first_enemy_ahead,
+    first_enemy_in_reach,
     spend_all,
     transforming,
     two_ahead,
@@ -73,7 +74,7 @@ def surge(run: ManeuverRun, action: BattleArt, location: Location) -> None:
         if state.stacks[destination] or state.ramparts[destination] is not None:
             raise ReplayError("rout_zone_occupied", f"{state.ids[target]} cannot be surged onto {to}: it is "
                                                     "occupied.", location)
-    into_ruin = state.terrain is not None and state.ruleset.check_rout(state, target_zone, destination, location)
+    into_ruin = state.variant.terrain is not None and state.ruleset.check_rout(state, target_zone, destination, location)
     run.require(1, location)
     state.aggressive_this_turn = True
     displace(state, target, destination, into_ruin, pushed, run.player)  # R107: the Stun
@@ -103,8 +104,8 @@ def undertow(run: ManeuverRun, action: BattleArt, location: Location) -> None:
     for zone in (middle, target_zone):
         if state.ramparts[zone] is not None:
             raise ReplayError("blocked_by_rampart", f"The rampart at {board.names[zone]} stops the undertow.", location)
-    if state.terrain is not None and not state.ruleset.can_enter(state, target, middle):
-        raise ReplayError("impassable_terrain", f"{ident} cannot be pulled onto {state.terrain[middle]}.", location)
+    if state.variant.terrain is not None and not state.ruleset.can_enter(state, target, middle):
+        raise ReplayError("impassable_terrain", f"{ident} cannot be pulled onto {state.variant.terrain[middle]}.", location)
     final(run, "undertow", location)
     state.remove_from_stack(target)
     state.stacks[middle] = state.stacks[middle] + (target,)
@@ -116,7 +117,7 @@ def undertow(run: ManeuverRun, action: BattleArt, location: Location) -> None:
 
 def surge_possible(ruleset: CoreRuleset, state: BattleState, target_zone: int, hidden: frozenset[int]) -> bool:
     board = state.board
-    if state.terrain is not None and not ruleset.can_be_routed(state, target_zone):
+    if state.variant.terrain is not None and not ruleset.can_be_routed(state, target_zone):
         return False
     if board.on_edge[target_zone]:
         return True
@@ -124,7 +125,7 @@ def surge_possible(ruleset: CoreRuleset, state: BattleState, target_zone: int, h
         for zone in (board.neighbours[target_zone][direction], two_ahead(state, target_zone, direction)):
             if zone != NO_ZONE and state.ramparts[zone] is None and not [
                     b for b in state.stacks[zone] if b not in hidden] and (
-                    state.terrain is None or ruleset.rout_destination_ok(state, target_zone, zone)):
+                    state.variant.terrain is None or ruleset.rout_destination_ok(state, target_zone, zone)):
                 return True
     return False
 
@@ -144,16 +145,12 @@ def aggressive(ruleset: CoreRuleset, state: BattleState, battalion: int, ma: int
     """R13: a Surge (a rout from a distance, R61) the battalion (Arms 6, off any stack, R100) can reach."""
     if state.arms[battalion] != 6:
         return None
-    names = state.board.names
-    for event in state.explore(battalion, ma, hidden):
-        if event[0] != "position" or event[3] < 1 or event[4]:
-            continue
-        _, zone, facing, _left, _stacked = event
-        target_zone, _ = first_enemy_ahead(state, battalion, zone, facing, hidden)
-        if target_zone is not None and surge_possible(ruleset, state, target_zone, hidden):
-            target = [b for b in state.stacks[target_zone] if b not in hidden][-1]
-            return f"{state.ids[battalion]} can surge {state.ids[target]} at {names[target_zone]}"
-    return None
+    found = first_enemy_in_reach(state, battalion, ma, hidden,
+                                 lambda target_zone, _left: surge_possible(ruleset, state, target_zone, hidden))
+    if found is None:
+        return None
+    target_zone, target = found
+    return f"{state.ids[battalion]} can surge {state.ids[target]} at {state.board.names[target_zone]}"
 
 
 def generator_arts(state: BattleState, battalion: int, rng: random.Random) -> list[BattleArt]:

@@ -63,7 +63,7 @@ def overgrow(run: ManeuverRun, action: BattleArt, location: Location) -> None:
         raise ReplayError("build_not_connected", f"An enemy rampart is overgrown only from an adjacent zone; {name} "
                                                  f"is not adjacent to {state.ids[battalion]}.", location)
     raise_rampart(run, zone, kingdom, location)
-    state.overgrown[zone] = state.overgrown.get(zone, ()) + (rampart,)
+    state.variant.overgrown[zone] = state.variant.overgrown.get(zone, ()) + (rampart,)
 
 
 def harvesting_destroy(run: ManeuverRun, action, location: Location) -> None:

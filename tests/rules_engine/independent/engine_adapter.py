@@ -163,7 +163,8 @@ def is_over(state: BattleState) -> bool:
 
 def rampart_total(state: BattleState) -> int:
     """How many ramparts stand on the battlefield (an overgrown stack counts each)."""
-    below = sum(len(layers) for layers in state.overgrown.values()) if state.overgrown else 0
+    overgrown = state.variant.overgrown
+    below = sum(len(layers) for layers in overgrown.values()) if overgrown else 0
     return sum(1 for rampart in state.ramparts if rampart is not None) + below
 
 
@@ -172,10 +173,11 @@ def fingerprint(state: BattleState) -> tuple:
     searches' "seen" sets). Read from the state's records directly: the views are too slow here."""
     return (
         tuple(state.arms), tuple(state.facing), tuple(state.zone), tuple(state.stacks), tuple(state.ramparts),
-        None if not state.overgrown else tuple(sorted(state.overgrown.items())),
-        None if state.terrain is None else tuple(state.terrain),
+        None if not state.variant.overgrown else tuple(sorted(state.variant.overgrown.items())),
+        None if state.variant.terrain is None else tuple(state.variant.terrain),
         state.vigor, state.vigor_lost, state.stun, tuple(state.sacrifice), tuple(state.prisons),
-        tuple(state.ramparts_left), None if state.rampart_pool is None else tuple(state.rampart_pool),
+        tuple(state.ramparts_left),
+        None if state.variant.rampart_pool is None else tuple(state.variant.rampart_pool),
         state.to_move, tuple(state.stalled),
     )
 
