@@ -8,9 +8,9 @@ Generates the replays with `rules_engine.generate_game(seed)` (seeds seed..seed+
 - baseline: `rules_engine.adjudicate` on the N replay texts in this one process, no Django, no
   Celery (run before and after the worker runs; the mean of the two is the baseline of the workers);
 - statements a job sends (`--count` jobs on reports of their own, not timed):
-  `django.test.utils.CaptureQueriesContext` around each `reporting.adjudicate`, its after-commit
+  `django.test.utils.CaptureQueriesContext` around each `adjudication.adjudicate`, its after-commit
   notifications included, by what the job ended with and by kind of statement (BEGIN and COMMIT too);
-- in-process job: the whole job, `reporting.adjudicate(id)` (reading, engine, every database write:
+- in-process job: the whole job, `adjudication.adjudicate(id)` (reading, engine, every database write:
   taking the job, verdict, status change, audit entry, the mails' Notification rows), called in a loop
   in this process, no Celery, in turns of 50 with the engine alone on the same replays, so both see
   the same load: the ratio of the two is the in-process goal (issue 16: >= 0.5);
@@ -47,6 +47,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import ROOT, TABLE_HEAD, database_url, machine, percentile, setup_django, verdict  # noqa: E402
+
+from tournaments.leagues import seasons
 
 DB_NAME = "opp_bench_jobs"
 REDIS_URL = "redis://127.0.0.1:6379/13"
@@ -115,7 +117,7 @@ def prepare(label: str, replays: list[dict], verdicts: list[dict]) -> list[int]:
     slug = f"bench-jobs-{label}-{int(time.time() * 1000)}"
     event = services.create_event(name=f"Bench jobs {label}", slug=slug, kind=Event.Kind.LEAGUE,
                                   organizers=[organizer], actor=organizer)
-    season = services.open_season(event, "Burst", actor=organizer)
+    season = seasons.open_season(event, "Burst", actor=organizer)
     generals = players()
     battles = Battle.objects.bulk_create([
         Battle(event=event, season=season, round=1, number=i + 1, general_a=generals[i % PLAYERS],
@@ -159,7 +161,7 @@ def run_in_process(ids: list[int], texts: list[str], chunk: int = 50) -> tuple[f
     of `chunk` replays (the engine on their texts, then the jobs of their reports), so a change in
     the machine's load weighs on both alike."""
     import rules_engine
-    from tournaments.results import reporting
+    from tournaments.results import adjudication
 
     engine = job = 0.0
     for first in range(0, len(ids), chunk):
@@ -168,7 +170,7 @@ def run_in_process(ids: list[int], texts: list[str], chunk: int = 50) -> tuple[f
             rules_engine.adjudicate(text).to_dict()
         middle = time.perf_counter()
         for adjudication_id in ids[first:first + chunk]:
-            reporting.adjudicate(adjudication_id)
+            adjudication.adjudicate(adjudication_id)
         job += time.perf_counter() - middle
         engine += middle - start
     return engine, job
@@ -176,19 +178,19 @@ def run_in_process(ids: list[int], texts: list[str], chunk: int = 50) -> tuple[f
 
 def count_queries(ids: list[int]) -> dict:
     """Statements a job sends, by what the job ended with (django.test.utils.CaptureQueriesContext
-    around each `reporting.adjudicate`, its after-commit notifications included; BEGIN and COMMIT
+    around each `adjudication.adjudicate`, its after-commit notifications included; BEGIN and COMMIT
     are counted, as each is a round trip), and where a job's time goes: the engine
-    (`reporting.run_engine`), the statements (from sending one to having its rows; BEGIN and COMMIT
+    (`adjudication.run_engine`), the statements (from sending one to having its rows; BEGIN and COMMIT
     not included), the rest (BEGIN, COMMIT, the ORM, the comparison, the mails' text). Capturing
     costs time itself, so these jobs are not the timed ones."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from tournaments.results import reporting
+    from tournaments.results import adjudication
 
     counts: dict = {}
     spent = {"engine": 0.0, "statements": 0.0}
-    run_engine = reporting.run_engine
+    run_engine = adjudication.run_engine
 
     def timed_engine(text):
         start = time.perf_counter()
@@ -204,14 +206,14 @@ def count_queries(ids: list[int]) -> dict:
         finally:
             spent["statements"] += time.perf_counter() - start
 
-    reporting.adjudicate(ids[0])  # warm: the first job imports what the mails' links need (the URLs)
-    reporting.run_engine = timed_engine
+    adjudication.adjudicate(ids[0])  # warm: the first job imports what the mails' links need (the URLs)
+    adjudication.run_engine = timed_engine
     try:
         for adjudication_id in ids[1:]:
             spent["engine"] = spent["statements"] = 0.0
             start = time.perf_counter()
             with CaptureQueriesContext(connection) as captured, connection.execute_wrapper(timed_statement):
-                outcome = reporting.adjudicate(adjudication_id)
+                outcome = adjudication.adjudicate(adjudication_id)
             whole = time.perf_counter() - start
             kinds = [query["sql"].split(None, 1)[0].upper() for query in captured.captured_queries]
             entry = counts.setdefault(outcome, {"jobs": 0, "total": 0, "min": None, "max": 0, "kinds": {},
@@ -226,7 +228,7 @@ def count_queries(ids: list[int]) -> dict:
             entry["ms"]["engine"] += spent["engine"] * 1000
             entry["ms"]["statements"] += spent["statements"] * 1000
     finally:
-        reporting.run_engine = run_engine
+        adjudication.run_engine = run_engine
     return counts
 
 

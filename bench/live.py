@@ -38,7 +38,7 @@ from _common import ROOT, TABLE_HEAD, database_url, ensure_database, machine, pe
 
 DB_NAME = "opp_bench_live"
 REDIS_URL = "redis://127.0.0.1:6379/13"
-POLL_SECONDS = 1.0  # as tournaments/live_views.POLL_MILLISECONDS tells the pages
+POLL_SECONDS = 1.0  # as tournaments/web/live.py POLL_MILLISECONDS tells the pages
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 

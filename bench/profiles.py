@@ -7,7 +7,7 @@
 - group: `group_standings` of the 64-general group, 200 times (same database);
 - scoreboard: 500 GET requests of the scoreboard (warm cache) through Django's test client on the API
   benchmark's database and Redis (run bench/api.py first), 250 plain, 250 with If-None-Match;
-- job: `reporting.adjudicate` (the whole job, in process) for 200 reports (the jobs benchmark's database).
+- job: `adjudication.adjudicate` (the whole job, in process) for 200 reports (the jobs benchmark's database).
 
 Prints the top functions by cumulative time and by own time.
 """
@@ -37,8 +37,8 @@ def engine():
 
 def standings():
     setup_django("opp_bench_standings_10000", migrate=False)
-    from tournaments.events.services import season_standings
     from tournaments.models import Season
+    from tournaments.standings.tables import season_standings
 
     season = Season.objects.select_related("event").get(event__slug="bench-league-10000-1000000-2026")
     return lambda: season_standings(season)
@@ -46,8 +46,8 @@ def standings():
 
 def group():
     setup_django("opp_bench_standings_10000", migrate=False)
-    from tournaments.events.services import group_standings
     from tournaments.models import Group
+    from tournaments.standings.tables import group_standings
 
     the_group = Group.objects.select_related("event").get(event__slug="bench-group-64-2026")
     return lambda: [group_standings(the_group) for _ in range(200)]
@@ -77,12 +77,14 @@ def job():
     jobs.setup(migrate=False)
 
     import rules_engine
-    from tournaments.results import reporting
 
     replays = [rules_engine.generate_game(1 + n) for n in range(200)]
     verdicts = [rules_engine.adjudicate(json.dumps(replay)).to_dict() for replay in replays]
     ids = jobs.prepare("profile", replays, verdicts)
-    return lambda: [reporting.adjudicate(i) for i in ids]
+
+    from tournaments.results import adjudication
+
+    return lambda: [adjudication.adjudicate(i) for i in ids]
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ after a disqualification). Then, interleaving the two so that machine noise hits
 
 - baseline: one SQL aggregation over the season's battles, GROUP BY general (OPP by CASE per kind
   and condition, victories), fetched into Python;
-- product: `services.season_standings(season)`, what the pages, the API and `close_season` use:
+- product: `tables.season_standings(season)`, what the pages, the API and `close_season` use:
   it reads the season's members (`SeasonMember`, R88) with their disqualification, has the
   database count every standings figure (`tournaments/standings/tallies.py`, one aggregation whose figures
   come from the domain's own counting) and ranks them with
@@ -198,8 +198,8 @@ def baseline(season_id: int, forfeit_opp: int = 1, forfeit_victory: bool = True,
 
 
 def product(season_id: int):
-    from tournaments.events.services import season_standings
     from tournaments.models import Season
+    from tournaments.standings.tables import season_standings
 
     return season_standings(Season.objects.select_related("event").get(pk=season_id))
 
@@ -244,8 +244,8 @@ def measure_season(generals: int, per_general: int, seed: int, repeats: int, *, 
 
 
 def measure_group(size: int, seed: int, repeats: int):
-    from tournaments.events.services import group_standings
     from tournaments.models import Group
+    from tournaments.standings.tables import group_standings
 
     group = load_group(size, seed)
     award = group.event.forfeit_award

@@ -9,6 +9,14 @@ import hashlib
 import time
 
 from django.core.cache import cache
+from rest_framework.throttling import BaseThrottle
+
+_client_identity = BaseThrottle()  # DRF's: REMOTE_ADDR, or X-Forwarded-For as API_NUM_PROXIES says
+
+
+def client_ip(request):
+    """The client's address as the throttles see it, for django-axes too (one notion of 'who')."""
+    return _client_identity.get_ident(request)
 
 
 def _key(scope, subject, window, now):

@@ -160,7 +160,7 @@ AXES_COOLOFF_TIME = timedelta(minutes=env_int("AXES_COOLOFF_MINUTES", 15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournaments.api.auth.lockout_response"
-AXES_CLIENT_IP_CALLABLE = "tournaments.api.auth.client_ip"
+AXES_CLIENT_IP_CALLABLE = "opp.limits.client_ip"
 AXES_DISABLE_ACCESS_LOG = True  # only failures are kept
 # Failed sign-ins from one client address whatever the usernames (tournaments/accounts.py): after this many
 # within AXES_COOLOFF_TIME, sign-ins from that address are answered 429 until the window ends. Higher than

@@ -28,7 +28,6 @@ from django.urls import Resolver404, resolve
 from rest_framework.authtoken.models import Token
 
 from opp import limits
-from tournaments.api.auth import client_ip
 
 HOUR = 3600
 SIGN_IN_URL_NAMES = {"login", "api-token"}  # the login form (the site's and the admin's) and the token endpoint
@@ -61,7 +60,7 @@ def _signin_window():
 @receiver(user_login_failed, dispatch_uid="accounts.sign_in_failed")
 def sign_in_failed(sender, credentials, request=None, **kwargs):
     if request is not None:
-        limits.add_one("signin-failures", client_ip(request), _signin_window())
+        limits.add_one("signin-failures", limits.client_ip(request), _signin_window())
 
 
 def signin_limit_sentence(window):
@@ -81,7 +80,7 @@ class SignInAddressLimitMiddleware:
     def __call__(self, request):
         if request.method == "POST" and _is_sign_in(request):
             window = _signin_window()
-            if limits.count("signin-failures", client_ip(request), window) >= settings.OPP_SIGNIN_FAILURES_PER_ADDRESS:
+            if limits.count("signin-failures", limits.client_ip(request), window) >= settings.OPP_SIGNIN_FAILURES_PER_ADDRESS:
                 return _too_many(request, signin_limit_sentence(window), window)
         return self.get_response(request)
 
@@ -109,7 +108,7 @@ class LimitedPasswordResetView(auth_views.PasswordResetView):
     """Django's password reset, with the two limits above."""
 
     def post(self, request, *args, **kwargs):
-        if limits.add_one("password-reset-address", client_ip(request), HOUR) > settings.OPP_PASSWORD_RESETS_PER_ADDRESS:
+        if limits.add_one("password-reset-address", limits.client_ip(request), HOUR) > settings.OPP_PASSWORD_RESETS_PER_ADDRESS:
             sentence = (f"Too many password-reset requests from your address: at most "
                         f"{settings.OPP_PASSWORD_RESETS_PER_ADDRESS} an hour. Try again in about "
                         f"{max(1, round(limits.seconds_left(HOUR) / 60))} minutes.")

@@ -14,8 +14,9 @@ days): the waiting reports and their countdowns stay to be seen. The players reg
 from django.contrib.auth import get_user_model
 
 from tournaments.events import services
+from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, General
-from tournaments.results import reporting
+from tournaments.results import arranged, recording, reporting
 
 DEMO_PASSWORD = "warline-demo"
 DEMO_EVENT_SLUG = "demo-spring-qualifier"
@@ -75,7 +76,7 @@ def _play_script(event, organizer):
                 if field in result:
                     result[field] = pair[min(result[field], 1)]
             result.setdefault("player_1", pair[battle.number % 2])
-            services.record_result(battle, actor=organizer, **result)
+            recording.record_result(battle, actor=organizer, **result)
 
 
 def _victory_replays():
@@ -135,15 +136,15 @@ def load_demo():
                                                "standings crown its champion.")
     for general in generals[:6]:
         services.register(league, general, actor=general.user)
-    season = services.open_season(league, "Winter 2026", actor=organizer)
+    season = seasons.open_season(league, "Winter 2026", actor=organizer)
     a, b, c, d, e, f = generals[:6]
-    services.report_league_battle(season, a, d, kind=Battle.Kind.VICTORY, winner=a, condition="crush",
-                                  actor=organizer)
-    services.report_league_battle(season, b, e, kind=Battle.Kind.VICTORY, winner=e, condition="shackle",
-                                  actor=organizer)
-    services.report_league_battle(season, c, f, kind=Battle.Kind.RESOLVE, actor=organizer)
-    arranged = services.schedule_league_battle(season, a, e, actor=organizer)
-    reporting.submit_report(arranged, user=e.user, kind=Battle.Kind.VICTORY, winner=e, condition="blunt")
+    arranged.record_arranged_battle(season, a, d, kind=Battle.Kind.VICTORY, winner=a, condition="crush",
+                                    actor=organizer)
+    arranged.record_arranged_battle(season, b, e, kind=Battle.Kind.VICTORY, winner=e, condition="shackle",
+                                    actor=organizer)
+    arranged.record_arranged_battle(season, c, f, kind=Battle.Kind.RESOLVE, actor=organizer)
+    scheduled = seasons.schedule_battle(season, a, e, actor=organizer)
+    reporting.submit_report(scheduled, user=e.user, kind=Battle.Kind.VICTORY, winner=e, condition="blunt")
     # Addresses last, so building the demo mails nobody; from here on the console shows the emails.
     for user in get_user_model().objects.filter(username__in=["organizer", *(name for name, _ in PLAYERS)]):
         user.email = f"{user.username}@demo.warline.invalid"

@@ -4,7 +4,7 @@ A step that changes a report, a battle's result, a registration, an invitation, 
 general locks what it decides on, inside its one transaction, in this order, and only then reads
 the state it decides on (PostgreSQL's READ COMMITTED reads the latest committed row after a lock):
 
-    1. the event                   (`event`; `services._locked` is this lock)
+    1. the event                   (`event`; `locks.event` is this lock)
     2. the account                 (`account`: a user has one general)
     3. the general                 (`general`)
     4. the general's name          (`general_name`: an advisory lock on the name, for "one general

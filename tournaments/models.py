@@ -6,6 +6,8 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 
+from rules_engine.conditions import LABELS
+from rules_engine.conditions import Condition as VictoryCondition
 from tournaments.domain import ForfeitAward
 from tournaments.timezones import default_time_zone, validate_time_zone
 
@@ -158,10 +160,9 @@ class Event(models.Model):
             return f"{season.name}: {season.get_state_display()}" if season else "No season yet"
         return self.get_state_display()
 
-    def is_organizer(self, user):
-        from tournaments import trust
-
-        return trust.may_organize(user, self)
+    def active_registrations(self):
+        """The generals in the event now: not withdrawn, not eliminated."""
+        return self.registrations.filter(status=Registration.Status.ACTIVE).select_related("general")
 
     def current_season(self):
         """A league's season not closed yet (open, or deciding its champion), if any."""
@@ -287,14 +288,9 @@ class Battle(models.Model):
         FORFEIT = "forfeit", "Forfeit"
         UNPLAYED_DQ = "unplayed_dq", "Not fought (disqualification)"
 
-    class Condition(models.TextChoices):
-        OVERPOWER = "overpower", "Overpower"
-        CRUSH = "crush", "Crush"
-        SHACKLE = "shackle", "Shackle"
-        PARALYZE = "paralyze", "Paralyze"
-        BLUNT = "blunt", "Blunt"
-        FORCED_SURRENDER = "forced_surrender", "Forced Surrender"
-        VOLUNTARY_SURRENDER = "voluntary_surrender", "Voluntary Surrender"
+    # The victory conditions and their words: the one vocabulary of rules_engine/conditions.py.
+    Condition = models.TextChoices("Condition", [(condition.name, (condition.value, LABELS[condition]))
+                                                 for condition in VictoryCondition])
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="battles")
     group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="battles")

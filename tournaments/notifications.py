@@ -41,13 +41,13 @@ from tournaments import trust
 from tournaments.models import (
     Adjudication,
     AuditEntry,
-    Battle,
     Event,
     Notification,
     NotificationSettings,
     Report,
 )
 from tournaments.results import outbox
+from tournaments.results.agreement import report_claim_text
 from tournaments.timezones import format_event_time, zone_of
 
 logger = logging.getLogger(__name__)
@@ -212,14 +212,6 @@ def _where(battle):
     return f"{where}, {label}" if where else label
 
 
-def _claim(report):
-    if report.kind == Battle.Kind.VICTORY:
-        return f"{report.winner.name} wins by {Battle.Condition(report.condition).label}"
-    if report.kind == Battle.Kind.FORFEIT:
-        return f"{report.forfeited_by.name} forfeits"
-    return Battle.Kind(report.kind).label
-
-
 def _battle_line(battle):
     return f"{battle.general_a.name} v {battle.general_b.name} ({_where(battle)})"
 
@@ -273,7 +265,7 @@ def report_waiting(report_id, *, report=None, adjudication=None):
         return
     battle, event = report.battle, report.battle.event
     lines = [f"{reporter.name} reported the result of your battle in {event.name}:",
-             f"  {_battle_line(battle)}", f"  Result: {_claim(report)}"]
+             f"  {_battle_line(battle)}", f"  Result: {report_claim_text(report)}"]
     verdict = _verdict_sentence(report, adjudication) if report.status == Report.Status.CHECKED else ""
     if verdict:
         lines.append(f"  {verdict}")
@@ -295,7 +287,7 @@ def report_needs_organizer(report):
     reporter, opponent = _reporter_and_opponent(report)
     battle, event = report.battle, report.battle.event
     body = "\n".join([f"{reporter.name} reported the result of a battle in {event.name}:",
-                      f"  {_battle_line(battle)}", f"  Result: {_claim(report)}",
+                      f"  {_battle_line(battle)}", f"  Result: {report_claim_text(report)}",
                       f"  {trust.cannot_answer(opponent)}", "",
                       f"Confirm it, or decide the result with a reason: {_battle_url(battle)}"])
     subject = f"[{event.name}] Decide: {battle.general_a.name} v {battle.general_b.name}"
@@ -341,7 +333,7 @@ def verdict_given(adjudication_id, adjudication=None, report=None):
         skip = _reporter_and_opponent(report)[1]
     sentence = _verdict_sentence(report, adjudication)
     body = "\n".join([f"The rules engine adjudicated the replay of your battle in {event.name}:",
-                      f"  {_battle_line(battle)}", f"  Reported: {_claim(report)} ({report.get_status_display()})",
+                      f"  {_battle_line(battle)}", f"  Reported: {report_claim_text(report)} ({report.get_status_display()})",
                       f"  {sentence}", "", f"The battle's page: {_battle_url(battle)}"])
     for general in battle.generals():
         if general.user_id is not None and general != skip:
@@ -365,7 +357,7 @@ def report_disputed(report_id, *, by_engine=False, report=None):
         who = answering.name if answering is not None else who
     reporter, _ = _reporter_and_opponent(report)
     lines = [f"{who} disputed a report of a battle in {event.name}:", f"  {_battle_line(battle)}",
-             f"  Reported by {reporter.name if reporter else 'an organizer'}: {_claim(report)}",
+             f"  Reported by {reporter.name if reporter else 'an organizer'}: {report_claim_text(report)}",
              f"  Why: {report.status_reason}"]
     if report.dispute_turn is not None:
         lines.append(f"  At turn {report.dispute_turn} of the replay.")

@@ -308,6 +308,20 @@ def may_see_reports(user, battle):
             or may_organize(user, battle.event))
 
 
+def visible_events(user):
+    """The events `user` may see: published ones, and the ones they organize (staff: all)."""
+    from django.db.models import Q
+
+    from tournaments.models import Event
+
+    events = Event.objects.all()
+    if user.is_superuser:
+        return events
+    if user.is_authenticated:
+        return events.filter(Q(published=True) | Q(organizers=user)).distinct()
+    return events.filter(published=True)
+
+
 def visible_reports(user, reports):
     """A Report queryset narrowed to those `user` may see."""
     from django.db.models import Q

@@ -9,6 +9,8 @@ from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Battle, Event, General
 
+from .conftest import as_user
+
 pytestmark = pytest.mark.django_db
 
 
@@ -20,13 +22,6 @@ def organizer():
 @pytest.fixture
 def stranger():
     return get_user_model().objects.create_user("sam", password="pw")
-
-
-def client_for(user=None):
-    client = APIClient()
-    if user:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture
@@ -49,7 +44,7 @@ def assert_error(response, status, code, *, field=None, says=None):
 
 def test_anyone_reads_published_events_and_their_standings():
     event = load_demo()
-    anonymous = client_for()
+    anonymous = as_user()
     listing = anonymous.get("/api/v1/events/").json()
     assert event.slug in [e["slug"] for e in listing["results"]]
     standings = anonymous.get(f"/api/v1/events/{event.slug}/standings/").json()
@@ -64,45 +59,45 @@ def test_anyone_reads_published_events_and_their_standings():
 def test_unpublished_events_are_hidden_from_everyone_but_organizers(open_event, organizer, stranger):
     open_event.published = False
     open_event.save()
-    assert client_for(stranger).get(f"/api/v1/events/{open_event.slug}/").status_code == 404
-    assert client_for(organizer).get(f"/api/v1/events/{open_event.slug}/").status_code == 200
+    assert as_user(stranger).get(f"/api/v1/events/{open_event.slug}/").status_code == 404
+    assert as_user(organizer).get(f"/api/v1/events/{open_event.slug}/").status_code == 200
 
 
 def test_creating_an_event_needs_the_granted_organizer_role(stranger):  # R77
-    anonymous = client_for().post("/api/v1/events/", {"name": "X", "slug": "x"}, format="json")
+    anonymous = as_user().post("/api/v1/events/", {"name": "X", "slug": "x"}, format="json")
     assert anonymous.status_code == 401 and anonymous.json()["code"] == "not_authenticated"
     assert anonymous["WWW-Authenticate"] == "Token"
     body = {"name": "Spring Open", "slug": "spring-open", "variants": ["double_time"]}
-    refused = client_for(stranger).post("/api/v1/events/", body, format="json")
+    refused = as_user(stranger).post("/api/v1/events/", body, format="json")
     assert_error(refused, 403, "permission_denied", says="site staff grant")
     assert not Event.objects.filter(slug="spring-open").exists()
-    created = client_for(grant_organizer_role(stranger)).post("/api/v1/events/", body, format="json")
+    created = as_user(grant_organizer_role(stranger)).post("/api/v1/events/", body, format="json")
     assert created.status_code == 201, created.content
     assert created.json()["organizers"] == ["sam"] and created.json()["variants"] == ["double_time"]
 
 
 def test_bad_input_gets_a_400_that_names_the_field(organizer):
-    response = client_for(organizer).post("/api/v1/events/", {"name": "Y", "slug": "y",
-                                                              "variants": ["army_recruiting"],
-                                                              "battalion_count": 3}, format="json")
+    response = as_user(organizer).post("/api/v1/events/", {"name": "Y", "slug": "y",
+                                                           "variants": ["army_recruiting"],
+                                                           "battalion_count": 3}, format="json")
     assert_error(response, 400, "invalid", field="battalion_count", says="at least 6")
     assert not Event.objects.filter(slug="y").exists()
-    response = client_for(organizer).post("/api/v1/events/", {"name": "Z", "slug": "z", "variants": ["laser"]},
+    response = as_user(organizer).post("/api/v1/events/", {"name": "Z", "slug": "z", "variants": ["laser"]},
                                          format="json")
     assert_error(response, 400, "invalid", field="variants[0]")
 
 
 def test_only_organizers_change_an_event(open_event, stranger, organizer):
-    response = client_for(stranger).patch(f"/api/v1/events/{open_event.slug}/", {"venue": "Pier 9"},
-                                          format="json")
+    response = as_user(stranger).patch(f"/api/v1/events/{open_event.slug}/", {"venue": "Pier 9"},
+                                       format="json")
     assert_error(response, 403, "permission_denied")
-    response = client_for(organizer).patch(f"/api/v1/events/{open_event.slug}/", {"venue": "Pier 9"},
-                                           format="json")
+    response = as_user(organizer).patch(f"/api/v1/events/{open_event.slug}/", {"venue": "Pier 9"},
+                                        format="json")
     assert response.status_code == 200 and response.json()["venue"] == "Pier 9"
 
 
 def test_variants_are_fixed_once_the_event_started(open_event, organizer):
-    organizer_client = client_for(organizer)
+    organizer_client = as_user(organizer)
     organizer_client.post(f"/api/v1/events/{open_event.slug}/form-groups/", {"group_count": 2, "seed": 1},
                           format="json")
     response = organizer_client.patch(f"/api/v1/events/{open_event.slug}/", {"variants": ["terrain"]},
@@ -112,22 +107,22 @@ def test_variants_are_fixed_once_the_event_started(open_event, organizer):
 
 def test_forming_groups_previews_then_saves_and_refuses_impossible_counts(open_event, organizer, stranger):
     url = f"/api/v1/events/{open_event.slug}/form-groups/"
-    assert_error(client_for(stranger).post(url, {"group_count": 2}, format="json"), 403, "permission_denied")
-    organizer_client = client_for(organizer)
+    assert_error(as_user(stranger).post(url, {"group_count": 2}, format="json"), 403, "permission_denied")
+    organizer_client = as_user(organizer)
     assert_error(organizer_client.post(url, {"group_count": 3}, format="json"), 400, "invalid",
                  field="group_count", says="2 groups of 4 or 4 groups of 2")
     preview = organizer_client.post(url, {"group_count": 2, "seed": 42, "preview": True}, format="json").json()
     assert preview["saved"] is False and not open_event.groups.exists()
     saved = organizer_client.post(url, {"group_count": 2, "seed": 42}, format="json").json()
     assert saved["groups"] == preview["groups"] and saved["seed"] == 42
-    groups = client_for().get(f"/api/v1/events/{open_event.slug}/groups/").json()
+    groups = as_user().get(f"/api/v1/events/{open_event.slug}/groups/").json()
     assert [len(g["members"]) for g in groups] == [4, 4]
 
 
 def test_registering_generals_by_id_or_new_name(open_event, organizer):
     event = services.create_event(name="Small", slug="small", actor=organizer)
     existing = General.objects.create(name="Ivy")
-    c = client_for(organizer)
+    c = as_user(organizer)
     assert c.post("/api/v1/events/small/registrations/", {"general": existing.pk}, format="json").status_code == 201
     created = c.post("/api/v1/events/small/registrations/", {"name": "Jon"}, format="json")
     assert created.status_code == 201 and created.json()["general"]["name"] == "Jon"
@@ -143,7 +138,7 @@ def test_recording_a_result_updates_standings_and_the_scoreboard(open_event, org
     services.form_groups(open_event, 2, "random", seed=3)
     battle = open_event.battles.first()
     scoreboard_url = f"/api/v1/events/{open_event.slug}/scoreboard/"
-    screen = client_for()
+    screen = as_user()
     first = screen.get(scoreboard_url)
     etag = first.headers["ETag"]
     assert first.headers["Last-Modified"]
@@ -151,8 +146,8 @@ def test_recording_a_result_updates_standings_and_the_scoreboard(open_event, org
 
     url = f"/api/v1/battles/{battle.pk}/result/"
     body = {"kind": "victory", "winner": battle.general_a_id, "condition": "shackle"}
-    assert_error(client_for(stranger).post(url, body, format="json"), 403, "permission_denied")
-    response = client_for(organizer).post(url, body, format="json")
+    assert_error(as_user(stranger).post(url, body, format="json"), 403, "permission_denied")
+    response = as_user(organizer).post(url, body, format="json")
     assert response.status_code == 200, response.content
     assert response.json()["result"]["opp"][str(battle.general_a_id)] == 5
 
@@ -168,7 +163,7 @@ def test_recording_a_result_updates_standings_and_the_scoreboard(open_event, org
 def test_result_errors_name_the_field_and_save_nothing(open_event, organizer):
     services.form_groups(open_event, 2, "random", seed=3)
     battle = open_event.battles.first()
-    c = client_for(organizer)
+    c = as_user(organizer)
     url = f"/api/v1/battles/{battle.pk}/result/"
     assert_error(c.post(url, {"kind": "victory", "winner": battle.general_a_id}, format="json"), 400, "invalid",
                  field="condition")
@@ -185,7 +180,7 @@ def test_forfeit_reaching_the_limit_offers_disqualification_then_disqualify(open
     services.form_groups(open_event, 2, "random", seed=3)
     group = open_event.groups.get(index=0)
     absent = group.members.first().general
-    c = client_for(organizer)
+    c = as_user(organizer)
     bodies = []
     for battle in group.battles.filter(general_a=absent) | group.battles.filter(general_b=absent):
         bodies.append(c.post(f"/api/v1/battles/{battle.pk}/result/", {"kind": "forfeit",
@@ -203,8 +198,8 @@ def test_forfeit_reaching_the_limit_offers_disqualification_then_disqualify(open
 
 
 def test_audit_trail_is_for_organizers_only(open_event, organizer, stranger):
-    assert_error(client_for(stranger).get(f"/api/v1/events/{open_event.slug}/audit/"), 403, "permission_denied")
-    entries = client_for(organizer).get(f"/api/v1/events/{open_event.slug}/audit/").json()["results"]
+    assert_error(as_user(stranger).get(f"/api/v1/events/{open_event.slug}/audit/"), 403, "permission_denied")
+    entries = as_user(organizer).get(f"/api/v1/events/{open_event.slug}/audit/").json()["results"]
     assert {"registered", "event created"} <= {e["action"] for e in entries}
 
 
@@ -239,7 +234,7 @@ def test_obtaining_a_token_with_username_and_password(organizer):
 
 def test_battles_filter_by_event_general_and_decided():
     event = load_demo()
-    c = client_for()
+    c = as_user()
     open_battles = c.get(f"/api/v1/battles/?event={event.slug}&decided=false").json()
     assert open_battles["count"] == event.battles.filter(kind="").count()
     general = event.groups.first().members.first().general
@@ -249,9 +244,9 @@ def test_battles_filter_by_event_general_and_decided():
 
 def test_crosstables_and_unknown_things_are_404_with_the_error_body():
     event = load_demo()
-    grids = client_for().get(f"/api/v1/events/{event.slug}/crosstables/").json()["groups"]
+    grids = as_user().get(f"/api/v1/events/{event.slug}/crosstables/").json()["groups"]
     assert len(grids[0]["cells"]) == 4 and grids[0]["cells"][0][0]["text"] == "—"
-    assert_error(client_for().get("/api/v1/events/nope/"), 404, "not_found")
+    assert_error(as_user().get("/api/v1/events/nope/"), 404, "not_found")
 
 
 def test_league_battles_reported_through_the_api(organizer):
@@ -259,7 +254,7 @@ def test_league_battles_reported_through_the_api(organizer):
     ada, ben = General.objects.create(name="Ada"), General.objects.create(name="Ben")
     for g in (ada, ben):
         services.register(league, g)
-    c = client_for(organizer)
+    c = as_user(organizer)
     season = c.post("/api/v1/events/pier/seasons/", {"name": "Autumn"}, format="json").json()
     reported = c.post(f"/api/v1/seasons/{season['id']}/battles/",
                       {"general_a": ada.pk, "general_b": ben.pk,
@@ -270,7 +265,7 @@ def test_league_battles_reported_through_the_api(organizer):
 
 
 def test_schema_and_docs_are_served():
-    c = client_for()
+    c = as_user()
     schema = c.get("/api/schema/")
     assert schema.status_code == 200 and b"/api/v1/events/{slug}/standings/" in schema.content
     assert c.get("/api/docs/").status_code == 200
@@ -282,7 +277,7 @@ def test_anonymous_clients_are_throttled_with_the_error_body(monkeypatch):
 
     monkeypatch.setattr(SimpleRateThrottle, "THROTTLE_RATES", {"anon": "2/min", "user": "600/min"})
     cache.clear()
-    anonymous = client_for()
+    anonymous = as_user()
     assert [anonymous.get("/api/v1/events/").status_code for _ in range(2)] == [200, 200]
     assert_error(anonymous.get("/api/v1/events/"), 429, "throttled")
     cache.clear()
@@ -291,24 +286,24 @@ def test_anonymous_clients_are_throttled_with_the_error_body(monkeypatch):
 def test_scoreboard_answers_if_modified_since_and_follows_publishing(open_event, organizer):
     services.form_groups(open_event, 2, "random", seed=3)
     url = f"/api/v1/events/{open_event.slug}/scoreboard/"
-    screen = client_for()
+    screen = as_user()
     first = screen.get(url)
     assert first.status_code == 200
     assert screen.get(url, HTTP_IF_MODIFIED_SINCE=first.headers["Last-Modified"]).status_code == 304
     open_event.published = False
     open_event.save()
     assert_error(screen.get(url), 404, "not_found")
-    assert client_for(organizer).get(url).status_code == 200
+    assert as_user(organizer).get(url).status_code == 200
 
 
 def test_numbers_beyond_the_database_are_bad_input_not_server_errors(open_event, organizer):
     services.form_groups(open_event, 2, "random", seed=3)
     battle = open_event.battles.first()
     huge = 2**70
-    response = client_for(organizer).post(f"/api/v1/battles/{battle.pk}/reports/",
-                                          {"kind": "victory", "winner": huge, "condition": "crush"}, format="json")
+    response = as_user(organizer).post(f"/api/v1/battles/{battle.pk}/reports/",
+                                       {"kind": "victory", "winner": huge, "condition": "crush"}, format="json")
     assert_error(response, 400, "invalid")
-    assert_error(client_for().get(f"/api/v1/battles/?general={huge}"), 400, "invalid")
+    assert_error(as_user().get(f"/api/v1/battles/?general={huge}"), 400, "invalid")
 
 
 def test_a_screen_polling_too_often_is_throttled(open_event, settings, monkeypatch):
@@ -321,7 +316,7 @@ def test_a_screen_polling_too_often_is_throttled(open_event, settings, monkeypat
     monkeypatch.setattr(scoreboard, "time", SimpleNamespace(time=lambda: 1_800_000_030.0, monotonic=time.monotonic))
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {
         **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "scoreboard": "3/min"}}
-    screen = client_for()
+    screen = as_user()
     url = f"/api/v1/events/{open_event.slug}/scoreboard/"
     assert [screen.get(url).status_code for _ in range(3)] == [200, 200, 200]
     throttled = screen.get(url)
@@ -340,7 +335,7 @@ def test_the_scoreboard_throttle_reads_its_rate_and_client_as_the_other_throttle
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 2, "DEFAULT_THROTTLE_RATES": {
         **settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "scoreboard": "2/hour"}}
     url = f"/api/v1/events/{open_event.slug}/scoreboard/"
-    screen = client_for()
+    screen = as_user()
     # Behind two proxies the client is the second address from the right, whatever the first proxy adds.
     first = {"HTTP_X_FORWARDED_FOR": "10.0.0.1, 192.0.2.1, 192.0.2.9"}
     assert [screen.get(url, **first).status_code for _ in range(2)] == [200, 200]

@@ -7,22 +7,16 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import mail
-from rest_framework.test import APIClient
 
 from tournaments.eventday import archive
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
 from tournaments.models import AuditEntry, Battle, Event, General, Report
 
+from .conftest import as_user
+
 pytestmark = pytest.mark.django_db
 User = get_user_model()
-
-
-def as_user(user=None):
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 @pytest.fixture

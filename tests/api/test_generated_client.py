@@ -123,23 +123,23 @@ def test_a_generated_client_runs_an_event_from_creation_to_the_scoreboard(genera
     # once the opponent uploads the same battle.
     c, d = by_id[second.general_a.id], by_id[second.general_b.id]
     replay = json.dumps(replay_between("victory-shackle", c, d)).encode()
-    uploader = signed_in(c.user.username, f"{c.name}-password-1")
-    uploaded = call("v1.v1_battles_reports_upload_create", client=uploader, id=second.id,
+
+    def upload_the_replay(client):
+        return call("v1.v1_battles_reports_upload_create", client=client, id=second.id,
                     body=ReportUploadRequest(kind=ReportedKindEnum.VICTORY, winner=c.pk,
                                              condition=VictoryConditionEnum.SHACKLE,
                                              replay=File(payload=replay, file_name="replay.json",
                                                          mime_type="application/json")))
+
+    uploader = signed_in(c.user.username, f"{c.name}-password-1")
+    uploaded = upload_the_replay(uploader)
     assert not isinstance(uploaded, Error), uploaded
     assert uploaded.has_replay
     adjudicated = call("v1.v1_reports_retrieve", client=uploader, id=uploaded.id)
     assert adjudicated.status == ReportStatusEnum.CHECKED, adjudicated.status_reason
     assert adjudicated.waiting_for.name == d.name
     answering = signed_in(d.user.username, f"{d.name}-password-1")
-    second_upload = call("v1.v1_battles_reports_upload_create", client=answering, id=second.id,
-                         body=ReportUploadRequest(kind=ReportedKindEnum.VICTORY, winner=c.pk,
-                                                  condition=VictoryConditionEnum.SHACKLE,
-                                                  replay=File(payload=replay, file_name="replay.json",
-                                                              mime_type="application/json")))
+    second_upload = upload_the_replay(answering)
     assert not isinstance(second_upload, Error), second_upload
     counted = call("v1.v1_reports_retrieve", client=uploader, id=uploaded.id)
     assert counted.status == ReportStatusEnum.CONFIRMED, counted.status_reason

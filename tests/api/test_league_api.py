@@ -5,34 +5,21 @@ import json
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
-from rest_framework.test import APIClient
 
 from tests.reporting.conftest import replay_between
-from tournaments.events import services
-from tournaments.events.membership import grant_organizer_role
+from tests.tournaments.helpers import make_league
 from tournaments.leagues import seasons
-from tournaments.models import AuditEntry, Battle, General, Report, Season
+from tournaments.models import AuditEntry, Battle, Report, Season
+from tournaments.results import arranged, recording
+
+from .conftest import as_user
 
 pytestmark = pytest.mark.django_db
 
 
-def as_user(user=None):
-    client = APIClient()
-    if user:
-        client.force_authenticate(user)
-    return client
-
-
 @pytest.fixture
 def league():
-    User = get_user_model()
-    organizer = grant_organizer_role(User.objects.create_user("olga"))
-    event = services.create_event(name="Pier League", slug="pier", kind="league", actor=organizer)
-    members = []
-    for name in ("Ada", "Ben", "Cyd", "Dov"):
-        general = General.objects.create(name=name, user=User.objects.create_user(name.lower()))
-        services.register(event, general, actor=general.user)  # the player enters their own general (R78)
-        members.append(general)
+    event, organizer, members = make_league(("Ada", "Ben", "Cyd", "Dov"))
     season = seasons.open_season(event, "Autumn", actor=organizer)
     return event, organizer, members, season
 
@@ -105,15 +92,15 @@ def test_organizers_remove_an_unreported_scheduled_battle(league):
     removed = as_user(organizer).delete(f"/api/v1/battles/{scheduled.pk}/?reason=Dov+is+away")
     assert removed.status_code == 204 and not Battle.objects.filter(pk=scheduled.pk).exists()
     assert AuditEntry.objects.filter(action="battle removed", reason="Dov is away").exists()
-    decided = seasons.record_arranged_battle(season, ada, ben, kind="stalemate", actor=organizer).battle
+    decided = arranged.record_arranged_battle(season, ada, ben, kind="stalemate", actor=organizer).battle
     refused = as_user(organizer).delete(f"/api/v1/battles/{decided.pk}/")
     assert refused.status_code == 409 and "has a result" in refused.json()["detail"]
 
 
 def test_close_lists_its_playoffs_and_the_season_says_what_it_waits_for(league):
     event, organizer, (ada, ben, cyd, dov), season = league
-    seasons.record_arranged_battle(season, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
-    seasons.record_arranged_battle(season, ben, dov, kind="victory", winner=ben, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ben, dov, kind="victory", winner=ben, condition="crush", actor=organizer)
     closed = as_user(organizer).post(f"/api/v1/seasons/{season.pk}/close/")
     assert closed.status_code == 200, closed.content
     body = closed.json()
@@ -126,10 +113,10 @@ def test_close_lists_its_playoffs_and_the_season_says_what_it_waits_for(league):
 
 def test_a_decided_playoff_reported_again_is_409_with_the_rule(league):
     event, organizer, (ada, ben, cyd, dov), season = league
-    seasons.record_arranged_battle(season, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
-    seasons.record_arranged_battle(season, ben, dov, kind="victory", winner=ben, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ben, dov, kind="victory", winner=ben, condition="crush", actor=organizer)
     playoff = seasons.close_season(season, actor=organizer).playoffs[0]
-    services.record_result(playoff, kind="stalemate", actor=organizer)
+    recording.record_result(playoff, kind="stalemate", actor=organizer)
     refused = as_user(ada.user).post(f"/api/v1/battles/{playoff.pk}/reports/",
                                      {"kind": "victory", "winner": ada.pk, "condition": "crush"}, format="json")
     assert refused.status_code == 409
@@ -138,8 +125,8 @@ def test_a_decided_playoff_reported_again_is_409_with_the_rule(league):
 
 def test_a_report_on_a_closed_seasons_battle_is_409_at_submit(league):
     event, organizer, (ada, ben, *_rest), season = league
-    battle = seasons.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush",
-                                            actor=organizer).battle
+    battle = arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush",
+                                             actor=organizer).battle
     seasons.close_season(season, actor=organizer)
     refused = as_user(ben.user).post(f"/api/v1/battles/{battle.pk}/reports/",
                                      {"kind": "victory", "winner": ben.pk, "condition": "crush"}, format="json")

@@ -10,7 +10,7 @@ from rest_framework.test import APIClient
 from tests.reporting.conftest import replay_between
 from tournaments.domain import DomainError
 from tournaments.models import Event, Report
-from tournaments.results import reporting
+from tournaments.results import replays
 
 pytestmark = pytest.mark.django_db
 MiB = 1024 * 1024
@@ -162,5 +162,5 @@ def test_an_uploaded_replay_with_a_5000_digit_number_is_refused_with_where(event
 ])
 def test_every_decode_problem_of_an_upload_is_a_refusal_for_the_replay_field(raw, sentence):
     with pytest.raises(DomainError, match=sentence) as refusal:
-        reporting.read_replay_upload(raw)
+        replays.read_replay_upload(raw)
     assert refusal.value.field == "replay"

@@ -7,6 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from tests.reporting.conftest import replay_between
+from tournaments.leagues import seasons
 from tournaments.models import Report
 
 pytestmark = pytest.mark.django_db
@@ -96,6 +97,6 @@ def test_closing_a_season_is_for_organizers(db):
 
     olga, sam = (get_user_model().objects.create_user(n) for n in ("olga", "sam"))
     league = services.create_event(name="L", slug="l", kind="league", actor=grant_organizer_role(olga))
-    season = services.open_season(league, "S1")
+    season = seasons.open_season(league, "S1")
     assert as_user(sam).post(f"/api/v1/seasons/{season.pk}/close/").status_code == 403
     assert as_user(olga).post(f"/api/v1/seasons/{season.pk}/close/").status_code == 200

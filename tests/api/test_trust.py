@@ -6,32 +6,19 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.utils import timezone
-from rest_framework.test import APIClient
 
-from tests.reporting.conftest import replay_between
+from tests.reporting.conftest import replay_between, reported, reported_shackle
 from tournaments.domain import Conflict, NotAllowed
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
 from tournaments.models import AuditEntry, Battle, Event, General, Registration, Report
-from tournaments.results import confirmation, reporting
+from tournaments.results import confirmation, recording, reporting
+from tournaments.standings import tables
+
+from .conftest import as_user
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
-
-
-def as_user(user=None):
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
-
-
-def report_with_replay(battle, user, callbacks, **fields):
-    with callbacks(execute=True):
-        created = reporting.submit_report(battle, user=user, **fields)
-    created.refresh_from_db()
-    battle.refresh_from_db()
-    return created
 
 
 # --- attestation ----------------------------------------------------------------------------------
@@ -42,10 +29,10 @@ def test_a_forged_replay_waits_for_the_opponent_whose_dispute_is_accepted(event_
     a, b = battle.general_a, battle.general_b
     forged = replay_between("victory-shackle", a, b)
     forged["meta"] = {"general_ids": {"p1": a.pk, "p2": b.pk}}  # a legal game the reporter made up
-    created = report_with_replay(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                                 condition="shackle", replay=forged)
+    created = reported(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                       condition="shackle", replay=forged)
     assert created.status == Report.Status.CHECKED and not battle.kind
-    assert services.group_standings(battle.group).pending_results == 1
+    assert tables.group_standings(battle.group).pending_results == 1
     answer = as_user(b.user).post(f"/api/v1/reports/{created.pk}/dispute/", {"reason": "We never played."},
                                   format="json")
     assert answer.status_code == 200 and answer.json()["status"] == "disputed"
@@ -91,12 +78,12 @@ def test_the_next_request_and_the_command_confirm_expired_reports_without_a_work
 def test_two_matching_uploads_confirm_at_once(event_day, django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
-    first = report_with_replay(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                               condition="shackle", replay=replay_between("victory-shackle", a, b,
+    first = reported(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                     condition="shackle", replay=replay_between("victory-shackle", a, b,
                                                                           meta={"tool": "A's laptop"}))
     assert first.status == Report.Status.CHECKED
-    second = report_with_replay(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                                condition="shackle", replay=replay_between("victory-shackle", a, b,
+    second = reported(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                      condition="shackle", replay=replay_between("victory-shackle", a, b,
                                                                            meta={"tool": "B's phone"}))
     first.refresh_from_db()
     assert first.status == second.status == Report.Status.CONFIRMED
@@ -121,7 +108,7 @@ def test_a_decided_playoff_cannot_be_reported_again(event_day):
     a, b = battle.general_a, battle.general_b
     playoff = Battle.objects.create(event=event, group=battle.group, playoff=True, number=99, general_a=a,
                                     general_b=b)
-    services.record_result(playoff, kind="stalemate", actor=organizer)
+    recording.record_result(playoff, kind="stalemate", actor=organizer)
     response = as_user(a.user).post(f"/api/v1/battles/{playoff.pk}/reports/",
                                     {"kind": "victory", "winner": a.pk, "condition": "crush"}, format="json")
     detail = response.json()["detail"]
@@ -173,8 +160,8 @@ def test_a_confirmed_forfeit_reaching_the_limit_offers_disqualification_everywhe
 def test_reports_and_replays_are_hidden_from_the_public(event_day, django_capture_on_commit_callbacks, client):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
-    created = report_with_replay(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                                 condition="crush", replay=replay_between("victory-shackle", a, b))
+    created = reported(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                       condition="crush", replay=replay_between("victory-shackle", a, b))
     reporting.override_report(created, user=organizer, reason="Secret judge note", kind="victory", winner=a,
                               condition="shackle")
     outsider = next(m.general for g in event.groups.all() for m in g.members.all() if not battle.involves(m.general))
@@ -222,15 +209,8 @@ def test_an_organizer_adds_and_removes_co_organizers(event_day):
 
 # --- generals belong to players -------------------------------------------------------------------
 
-@pytest.fixture
-def open_event():
-    organizer = grant_organizer_role(User.objects.create_user("olga"))
-    event = services.create_event(name="Harbour Open", slug="harbour", actor=organizer)
-    return event, organizer
-
-
-def test_a_claimed_general_enters_only_with_its_players_consent(open_event):
-    event, organizer = open_event
+def test_a_claimed_general_enters_only_with_its_players_consent(harbour):
+    event, organizer = harbour
     goran = User.objects.create_user("goran")
     general = General.objects.create(name="Goran Golub", user=goran)
     with pytest.raises(NotAllowed, match="belongs to a player"):
@@ -252,8 +232,8 @@ def test_a_claimed_general_enters_only_with_its_players_consent(open_event):
     assert joined.status_code == 201 and joined.json()["status"] == "active"
 
 
-def test_same_names_are_shown_and_a_new_general_needs_create_new(open_event):
-    event, organizer = open_event
+def test_same_names_are_shown_and_a_new_general_needs_create_new(harbour):
+    event, organizer = harbour
     org = as_user(organizer)
     first = org.post(f"/api/v1/events/{event.slug}/registrations/", {"name": "Goran Golub"}, format="json")
     assert first.status_code == 201
@@ -269,8 +249,8 @@ def test_same_names_are_shown_and_a_new_general_needs_create_new(open_event):
     assert as_user(other).post(f"/api/v1/generals/{existing['id']}/", {"name": "x"}).status_code in (403, 405)
 
 
-def test_a_general_is_claimed_once_with_its_code_and_then_only_its_player_renames_it(open_event):
-    event, organizer = open_event
+def test_a_general_is_claimed_once_with_its_code_and_then_only_its_player_renames_it(harbour):
+    event, organizer = harbour
     org = as_user(organizer)
     created = org.post("/api/v1/generals/", {"name": "Hana Horvat"}, format="json").json()
     code = created["claim_code"]
@@ -289,8 +269,8 @@ def test_a_general_is_claimed_once_with_its_code_and_then_only_its_player_rename
 
 # --- registration and disqualification that hold -----------------------------------------------------
 
-def test_closing_registration_closes_it(open_event):
-    event, organizer = open_event
+def test_closing_registration_closes_it(harbour):
+    event, organizer = harbour
     for name in ("Ada", "Ben", "Cyd"):
         services.register(event, General.objects.create(name=name), actor=organizer)
     as_user(organizer).post(f"/api/v1/events/{event.slug}/close-registration/")
@@ -372,7 +352,7 @@ def test_an_organizers_report_on_their_own_battle_waits_for_the_opponent(event_d
     assert as_user(a.user).post(f"/api/v1/reports/{report_id}/override/", {"reason": "I won"},
                                 format="json").status_code == 403
     with pytest.raises(NotAllowed, match="R90"):
-        services.record_result(battle, kind="victory", winner=a, condition="crush", actor=a.user)
+        recording.record_result(battle, kind="victory", winner=a, condition="crush", actor=a.user)
     battle.refresh_from_db()
     assert not battle.kind
     assert as_user(b.user).post(f"/api/v1/reports/{report_id}/confirm/").status_code == 200  # the opponent
@@ -388,7 +368,7 @@ def test_an_organizers_report_on_their_own_battle_waits_for_the_opponent(event_d
 def test_the_services_refuse_a_player_acting_as_an_organizer(event_day):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
-    for step in (lambda: services.record_result(battle, kind="stalemate", actor=b.user),
+    for step in (lambda: recording.record_result(battle, kind="stalemate", actor=b.user),
                  lambda: services.disqualify(event, a, reason="conduct", details="Rude", actor=b.user)):
         with pytest.raises(NotAllowed, match="Only an organizer"):
             step()
@@ -428,8 +408,7 @@ def test_the_public_sees_the_counted_result_and_the_verdict_summary_only(event_d
                                                                           django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
-    created = report_with_replay(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                                 condition="shackle", replay=replay_between("victory-shackle", a, b))
+    created = reported_shackle(battle, django_capture_on_commit_callbacks)
     reporting.dispute_report(created, user=b.user, reason="Private dispute words")
     reporting.override_report(created, user=organizer, reason="Private override words")
     body = as_user().get(f"/api/v1/battles/{battle.pk}/")

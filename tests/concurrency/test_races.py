@@ -12,11 +12,12 @@ from django.db import connections, transaction
 from django.utils import timezone
 from rest_framework.test import APIClient
 
+from tournaments import audit
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
 from tournaments.leagues import seasons
 from tournaments.models import AuditEntry, Battle, General, Invitation, Registration, Report
-from tournaments.results import reporting
+from tournaments.results import recording, reporting
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -111,9 +112,15 @@ def report_by_ada(league, battle, winner=None):
                                    winner=winner or league["ada"], condition="crush")
 
 
+def scheduled_and_reported(league):
+    """A newly scheduled battle of Ada and Ben and Ada's report of it, waiting for Ben."""
+    battle = schedule(league)
+    return battle, report_by_ada(league, battle)
+
+
 def result_entries(battle):
-    subject = services.battle_subject(Battle.objects.select_related("season", "general_a", "general_b")
-                                      .get(pk=battle.pk))
+    subject = audit.battle_subject(Battle.objects.select_related("season", "general_a", "general_b")
+                                   .get(pk=battle.pk))
     return AuditEntry.objects.filter(subject=subject, action__in=(
         "result recorded", "result corrected", "report overridden")).count()
 
@@ -124,8 +131,7 @@ def test_the_opponents_confirm_and_an_organizers_result_at_once_have_one_outcome
     tally = Tally()
     ben, olga = client_of(league["ben"].user), client_of(league["olga"])
     for _ in range(TRIES):
-        battle = schedule(league)
-        report = report_by_ada(league, battle)
+        battle, report = scheduled_and_reported(league)
         statuses = race(
             lambda report=report: ben.post(f"/api/v1/reports/{report.pk}/confirm/"),
             lambda battle=battle: olga.post(f"/api/v1/battles/{battle.pk}/result/", {
@@ -167,8 +173,7 @@ def test_a_confirm_and_a_new_report_at_once_have_one_outcome(league):
     tally = Tally()
     ada, ben = client_of(league["ada"].user), client_of(league["ben"].user)
     for _ in range(TRIES):
-        battle = schedule(league)
-        report = report_by_ada(league, battle)
+        battle, report = scheduled_and_reported(league)
         statuses = race(
             lambda report=report: ben.post(f"/api/v1/reports/{report.pk}/confirm/"),
             lambda battle=battle: ada.post(f"/api/v1/battles/{battle.pk}/reports/", {
@@ -199,8 +204,7 @@ def test_a_dispute_racing_the_windows_end_has_one_outcome(league):
     tally = Tally()
     ben, olga = client_of(league["ben"].user), client_of(league["olga"])
     for _ in range(TRIES):
-        battle = schedule(league)
-        report = report_by_ada(league, battle)
+        battle, report = scheduled_and_reported(league)
         expire(report)
         statuses = race(
             lambda report=report: ben.post(f"/api/v1/reports/{report.pk}/dispute/", {"reason": "I won."}, format="json"),
@@ -223,8 +227,7 @@ def test_a_re_report_racing_the_windows_end_has_one_outcome(league):
     tally = Tally()
     ada, outsider = client_of(league["ada"].user), client_of(None)
     for _ in range(TRIES):
-        battle = schedule(league)
-        report = report_by_ada(league, battle)
+        battle, report = scheduled_and_reported(league)
         expire(report)
         statuses = race(
             lambda battle=battle: ada.post(f"/api/v1/battles/{battle.pk}/reports/", {
@@ -250,8 +253,7 @@ def test_a_read_of_one_battle_never_fails_for_a_race_on_another(league):
     ada, ben, outsider = (client_of(league["ada"].user), client_of(league["ben"].user), client_of(None))
     quiet = schedule(league)
     for _ in range(TRIES):
-        battle = schedule(league)
-        report = report_by_ada(league, battle)
+        battle, report = scheduled_and_reported(league)
         expire(report)
         statuses = race(
             lambda report=report: ben.post(f"/api/v1/reports/{report.pk}/confirm/"),
@@ -272,8 +274,7 @@ def test_a_read_neither_waits_for_nor_fails_on_a_step_holding_the_event(league):
 
     from tournaments import locks
 
-    battle = schedule(league)
-    report = report_by_ada(league, battle)
+    battle, report = scheduled_and_reported(league)
     expire(report)
     holding, release = threading.Event(), threading.Event()
 
@@ -329,6 +330,19 @@ def test_confirm_expired_goes_on_past_a_report_it_cannot_confirm(league, monkeyp
 
 def twice(call):
     return race(call, call)
+
+
+def entered_by_olga(league, *names):
+    """New generals without players, registered in the league by its organizer."""
+    generals = [General.objects.create(name=name) for name in names]
+    for general in generals:
+        services.register(league["event"], general, actor=league["olga"])
+    return generals
+
+
+def renaming(client, general, name):
+    """The request that renames the general, to be raced."""
+    return lambda: client.patch(f"/api/v1/generals/{general.pk}/", {"name": name}, format="json")
 
 
 def test_the_same_join_twice_at_once_registers_once(league):
@@ -412,10 +426,8 @@ def test_the_same_rename_twice_at_once_renames_once(league):
     event = league["event"]
     olga = client_of(league["olga"])
     for index in range(TRIES):
-        general = General.objects.create(name=f"Unclaimed {index}")
-        services.register(event, general, actor=league["olga"])
-        statuses = twice(lambda general=general, index=index: olga.patch(
-            f"/api/v1/generals/{general.pk}/", {"name": f"Renamed {index}"}, format="json"))
+        (general,) = entered_by_olga(league, f"Unclaimed {index}")
+        statuses = twice(renaming(olga, general, f"Renamed {index}"))
         tally.add(statuses)
         with tally.attempt():
             assert not tally.server_errors()
@@ -426,14 +438,10 @@ def test_the_same_rename_twice_at_once_renames_once(league):
 
 def test_two_renames_to_one_name_at_once_leave_one_general_of_that_name(league):
     tally = Tally()
-    event = league["event"]
     olga = client_of(league["olga"])
     for index in range(TRIES):
-        pair = [General.objects.create(name=f"Left {index}"), General.objects.create(name=f"Right {index}")]
-        for general in pair:
-            services.register(event, general, actor=league["olga"])
-        statuses = race(*(lambda general=general, index=index: olga.patch(
-            f"/api/v1/generals/{general.pk}/", {"name": f"Same {index}"}, format="json") for general in pair))
+        pair = entered_by_olga(league, f"Left {index}", f"Right {index}")
+        statuses = race(*(renaming(olga, general, f"Same {index}") for general in pair))
         tally.add(statuses)
         with tally.attempt():
             assert sorted(statuses) == [200, 409]
@@ -481,7 +489,7 @@ def test_a_poll_that_read_the_old_revision_never_puts_it_back_after_a_result(lea
     poller = threading.Thread(target=poll)
     poller.start()
     assert revision_read.wait(10)
-    services.record_result(battle, actor=league["olga"], kind="victory", winner=league["ada"], condition="crush")
+    recording.record_result(battle, actor=league["olga"], kind="victory", winner=league["ada"], condition="crush")
     result_committed.set()
     poller.join(10)
     assert polled["etag"] == old_etag  # the slow poll answered what it read, the revision before

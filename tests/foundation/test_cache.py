@@ -191,13 +191,10 @@ def test_the_report_form_saves_a_replay_while_the_redis_cache_and_the_queue_do_n
         client, settings, db, monkeypatch, django_capture_on_commit_callbacks):
     """The README's promise: without Redis a report is saved with its replay and stays queued with the
     reason (the battle page shows it); the cache (the audit signal clears a scoreboard) falls back."""
-    import json
-
     from django.core.cache import caches
-    from django.core.files.uploadedfile import SimpleUploadedFile
     from kombu.exceptions import OperationalError as BrokerError
 
-    from tests.reporting.conftest import build_event_day, replay_between
+    from tests.reporting.conftest import build_event_day, upload_shackle_on_the_page
     from tournaments.models import Report
     from tournaments.results import tasks
 
@@ -209,12 +206,8 @@ def test_the_report_form_saves_a_replay_while_the_redis_cache_and_the_queue_do_n
     assert type(caches["default"]).__name__ == "DegradingRedisCache"
     monkeypatch.setattr(tasks.adjudicate_report, "delay", broker_down)
     event, organizer, battle = build_event_day()  # a started tournament with player accounts
-    a, b = battle.general_a, battle.general_b
-    client.force_login(a.user)
-    upload = SimpleUploadedFile("battle.json", json.dumps(replay_between("victory-shackle", a, b)).encode())
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/battles/{battle.pk}/report/", {"kind": "victory", "winner": a.pk,
-                                                                 "condition": "shackle", "replay_file": upload})
+    client.force_login(battle.general_a.user)
+    response = upload_shackle_on_the_page(client, battle, django_capture_on_commit_callbacks)
     assert response.status_code == 302, response.content[:2000]
     report = Report.objects.get(battle=battle)
     assert report.replay and report.status == Report.Status.QUEUED

@@ -3,11 +3,16 @@ import pytest
 from django.core.management import call_command
 
 
+def healthz(client, status_code):
+    """The health endpoint's body, once its HTTP status is the expected one."""
+    response = client.get("/healthz")
+    assert response.status_code == status_code
+    return response.json()
+
+
 @pytest.mark.django_db
 def test_healthz_without_redis_reports_in_process_jobs(client):
-    response = client.get("/healthz")
-    assert response.status_code == 200
-    body = response.json()
+    body = healthz(client, 200)
     assert body["status"] == "ok"
     assert body["checks"]["database"]["ok"] is True
     assert "in-process" in body["checks"]["redis"]["detail"]
@@ -17,9 +22,7 @@ def test_healthz_without_redis_reports_in_process_jobs(client):
 @pytest.mark.django_db
 def test_healthz_is_503_when_redis_does_not_answer(client, settings):
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
-    response = client.get("/healthz")
-    assert response.status_code == 503
-    body = response.json()
+    body = healthz(client, 503)
     assert body["status"] == "down"
     assert body["checks"]["redis"]["ok"] is False
     assert "does not answer" in body["checks"]["redis"]["detail"]
@@ -32,11 +35,9 @@ def test_healthz_with_redis_but_no_worker_is_degraded_not_down(client, settings,
 
     app.conf.broker_url = redis_url
     try:
-        response = client.get("/healthz")
+        body = healthz(client, 200)
     finally:
         app.conf.broker_url = "memory://"
-    body = response.json()
-    assert response.status_code == 200
     assert body["checks"]["redis"]["ok"] is True
     assert body["status"] == "degraded"
     assert "no worker answered" in body["checks"]["workers"]["detail"]

@@ -23,6 +23,49 @@ def replay_between(name, p1, p2, **changes):
     return document
 
 
+def reported(battle, user, callbacks, **fields):
+    """A player's report with its after-commit jobs run at once (adjudication, notices), as a worker
+    would run them; the report and its battle are read back. `callbacks` is pytest-django's
+    django_capture_on_commit_callbacks."""
+    from tournaments.results import reporting
+
+    with callbacks(execute=True):
+        created = reporting.submit_report(battle, user=user, **fields)
+    created.refresh_from_db()
+    battle.refresh_from_db()
+    return created
+
+
+def reported_shackle(battle, callbacks):
+    """The battle's first general reports the Shackle victory the example replay shows, its jobs run."""
+    a, b = battle.general_a, battle.general_b
+    return reported(battle, a.user, callbacks, kind="victory", winner=a, condition="shackle",
+                    replay=replay_between("victory-shackle", a, b))
+
+
+def held_report(battle, callbacks, condition="shackle"):
+    """The battle's first general reports a victory by `condition` with the Shackle example replay;
+    the job its commit would send is held back, not run."""
+    from tournaments.results import reporting
+
+    a, b = battle.general_a, battle.general_b
+    with callbacks(execute=False):
+        return reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition=condition,
+                                       replay=replay_between("victory-shackle", a, b))
+
+
+def upload_shackle_on_the_page(client, battle, callbacks):
+    """The battle's first general, signed in on `client`, reports the Shackle victory on the battle
+    page with the example replay as a file upload; its jobs run. Returns the page's answer."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    a, b = battle.general_a, battle.general_b
+    upload = SimpleUploadedFile("battle.json", json.dumps(replay_between("victory-shackle", a, b)).encode())
+    with callbacks(execute=True):
+        return client.post(f"/battles/{battle.pk}/report/", {"kind": "victory", "winner": a.pk,
+                                                             "condition": "shackle", "replay_file": upload})
+
+
 @pytest.fixture
 def event_day(db):
     """A 4-general tournament in its Qualifying Stage; every general has an account."""

@@ -5,9 +5,9 @@ BEGIN and COMMIT are)."""
 import pytest
 
 from tournaments.models import Adjudication, AuditEntry, Notification, Report
-from tournaments.results import reporting
+from tournaments.results import adjudication
 
-from .conftest import replay_between
+from .conftest import held_report
 
 pytestmark = pytest.mark.django_db
 
@@ -27,42 +27,44 @@ def mailed_day(event_day):
     return event, organizer, battle
 
 
-def held_job(battle, user, callbacks, **fields):
-    """A report whose job is not run yet (the on-commit send held back)."""
-    with callbacks(execute=False):
-        report = reporting.submit_report(battle, user=user, **fields)
-    return Adjudication.objects.get(report=report)
+def held_job(battle, callbacks, condition):
+    """The job of Ada's report of a victory by `condition` (the Shackle example replay), not run yet."""
+    return Adjudication.objects.get(report=held_report(battle, callbacks, condition))
 
 
-def test_a_checked_report_costs_at_most_its_pinned_statements(mailed_day, django_assert_max_num_queries,
-                                                              django_capture_on_commit_callbacks, mailoutbox):
+@pytest.fixture
+def run_job(django_assert_max_num_queries, django_capture_on_commit_callbacks):
+    """Runs a job as a worker runs it, its after-commit notifications included, and fails the test if
+    it sends more statements than allowed."""
+    def run(job, statements):
+        with django_assert_max_num_queries(statements), django_capture_on_commit_callbacks(execute=True):
+            return adjudication.adjudicate(job.pk)
+    return run
+
+
+def test_a_checked_report_costs_at_most_its_pinned_statements(mailed_day, run_job, mailoutbox,
+                                                              django_capture_on_commit_callbacks):
     event, organizer, battle = mailed_day
     a, b = battle.general_a, battle.general_b
-    adjudication = held_job(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                            condition="shackle", replay=replay_between("victory-shackle", a, b))
+    job = held_job(battle, django_capture_on_commit_callbacks, "shackle")
     mailoutbox.clear()
-    with django_assert_max_num_queries(CHECKED), django_capture_on_commit_callbacks(execute=True):
-        assert reporting.adjudicate(adjudication.pk) == "checked"
+    assert run_job(job, CHECKED) == "checked"
     assert sorted(m.to[0] for m in mailoutbox) == sorted([a.user.email, b.user.email])  # counted above
-    assert Notification.objects.filter(sent=True, key__startswith=f"report:{adjudication.report_id}:").count() == 2
+    assert Notification.objects.filter(sent=True, key__startswith=f"report:{job.report_id}:").count() == 2
     # Run twice (a redelivered message): nothing is written again, one statement to know it.
-    with django_assert_max_num_queries(1), django_capture_on_commit_callbacks(execute=True):
-        assert reporting.adjudicate(adjudication.pk) == "already done"
-    assert Report.objects.get(pk=adjudication.report_id).status == Report.Status.CHECKED
+    assert run_job(job, 1) == "already done"
+    assert Report.objects.get(pk=job.report_id).status == Report.Status.CHECKED
     assert len(mailoutbox) == 2
 
 
-def test_a_disputed_report_costs_at_most_its_pinned_statements(mailed_day, django_assert_max_num_queries,
-                                                               django_capture_on_commit_callbacks, mailoutbox):
+def test_a_disputed_report_costs_at_most_its_pinned_statements(mailed_day, run_job, mailoutbox,
+                                                               django_capture_on_commit_callbacks):
     event, organizer, battle = mailed_day
     a, b = battle.general_a, battle.general_b
-    adjudication = held_job(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                            condition="crush", replay=replay_between("victory-shackle", a, b))
+    job = held_job(battle, django_capture_on_commit_callbacks, "crush")  # the replay shows a Shackle
     mailoutbox.clear()
-    with django_assert_max_num_queries(DISPUTED), django_capture_on_commit_callbacks(execute=True):
-        assert reporting.adjudicate(adjudication.pk) == "disputed"
+    assert run_job(job, DISPUTED) == "disputed"
     assert sorted(m.to[0] for m in mailoutbox) == sorted([a.user.email, b.user.email, organizer.email])
     assert AuditEntry.objects.filter(event=event, action="report disputed by the engine").count() == 1
-    with django_assert_max_num_queries(1), django_capture_on_commit_callbacks(execute=True):
-        assert reporting.adjudicate(adjudication.pk) == "already done"
+    assert run_job(job, 1) == "already done"
     assert AuditEntry.objects.filter(event=event, action="report disputed by the engine").count() == 1

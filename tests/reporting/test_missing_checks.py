@@ -120,7 +120,7 @@ def _board_changed(document):
                               "other-variants", "another-board-size"])
 def test_an_upload_that_shares_only_the_turns_is_not_the_same_battle(event_day,
                                                                       django_capture_on_commit_callbacks, change):
-    """Guards verdicts.same_battle (its only other test is the positive one): Ben claims the same
+    """Guards agreement.same_battle (its only other test is the positive one): Ben claims the same
     result as Ada but uploads a log with exactly her turns and another formation, the generals on the
     other sides, another kingdom for a side, another board (controlled zones, size) or other variants. That is not the log Ada uploaded: refused, or a
     dispute for the organizer, never Ada's checked report confirmed by it (R92)."""

@@ -7,7 +7,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -19,7 +18,7 @@ from tests.conftest import missing_service
 from tournaments.models import Report
 
 from .conftest import replay_between
-from .test_workers import ROOT, database_url, wait_for
+from .test_workers import ROOT, database_url, stop_process_group, wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.worker, pytest.mark.postgres]
 
@@ -44,13 +43,7 @@ class Processes:
         return process
 
     def stop(self, process):
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait()
+        stop_process_group(process)
 
     def stop_all(self):
         for process, log in reversed(self.started):

@@ -2,54 +2,44 @@
 import pytest
 from django.db import OperationalError
 
-from tournaments.domain import Conflict, DomainError
-from tournaments.events import services
+from tournaments.domain import Conflict, DomainError, NotAllowed
 from tournaments.models import Adjudication, AuditEntry, Battle, Report
-from tournaments.results import outbox, reporting
-from tournaments.results.reporting import NotAllowed
+from tournaments.results import adjudication, outbox, reporting
+from tournaments.standings import tables
 
-from .conftest import replay_between
-
-
-def report(battle, user, callbacks, **fields):
-    with callbacks(execute=True):
-        created = reporting.submit_report(battle, user=user, **fields)
-    created.refresh_from_db()
-    battle.refresh_from_db()
-    return created
+from .conftest import held_report, replay_between, reported, reported_shackle
 
 
 def test_a_replay_that_agrees_is_checked_and_still_waits_for_the_opponent(event_day,
                                                                           django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
-    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    created = reported_shackle(battle, django_capture_on_commit_callbacks)
     # A legal replay proves the battle is legal, not that it was played (R75): the opponent confirms.
     assert created.status == Report.Status.CHECKED
     assert created.status_reason == f"Checked by the engine, waiting for {b.name}."
-    assert not battle.kind and services.group_standings(battle.group).pending_results == 1
+    assert not battle.kind and tables.group_standings(battle.group).pending_results == 1
     reporting.confirm_report(created, user=b.user)
     battle.refresh_from_db()
     assert battle.kind == Battle.Kind.VICTORY and battle.winner == a and battle.condition == "shackle"
     assert battle.player_1 == a  # taken from the replay
-    adjudication = created.adjudication
-    assert adjudication.state == Adjudication.State.DONE and adjudication.agrees
-    assert adjudication.verdict["opp"] == {"p1": 5, "p2": 0}
-    assert adjudication.engine_version and adjudication.engine_ms is not None and adjudication.finished_at
-    row = next(r for r, g in services.group_standings(battle.group).entries() if g == a)
+    job = created.adjudication
+    assert job.state == Adjudication.State.DONE and job.agrees
+    assert job.verdict["opp"] == {"p1": 5, "p2": 0}
+    assert job.engine_version and job.engine_ms is not None and job.finished_at
+    row = next(r for r, g in tables.group_standings(battle.group).entries() if g == a)
     assert row.opp == 5
 
 
 def test_a_report_the_replay_contradicts_is_disputed_with_the_reason(event_day, django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
-    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                     condition="crush", replay=replay_between("victory-shackle", a, b))
+    created = reported(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                       condition="crush", replay=replay_between("victory-shackle", a, b))
     assert created.status == Report.Status.DISPUTED
     assert created.status_reason == f"The report says {a.name} by Crush; the replay gives {a.name} by Shackle."
     assert not battle.kind  # standings count confirmed results only
-    assert services.group_standings(battle.group).pending_results == 1
+    assert tables.group_standings(battle.group).pending_results == 1
     assert created in reporting.open_reports(event)
 
 
@@ -57,8 +47,8 @@ def test_an_invalid_log_is_disputed_with_the_engines_sentence_and_turn(event_day
                                                                          django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
-    created = report(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
-                     condition="blunt", replay=replay_between("invalid-not-enough-ma", a, b))
+    created = reported(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
+                       condition="blunt", replay=replay_between("invalid-not-enough-ma", a, b))
     assert created.status == Report.Status.DISPUTED
     assert created.dispute_turn == 2
     assert "at turn 2, order 1, action 2" in created.status_reason and "MA" in created.status_reason
@@ -71,8 +61,8 @@ def test_a_replay_of_other_generals_is_refused_before_the_engine_runs(event_day,
     document = replay_between("victory-shackle", a, b)
     document["generals"]["p2"]["name"] = "Somebody Else"
     with pytest.raises(DomainError, match="Somebody Else") as refusal:
-        report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-               condition="shackle", replay=document)
+        reported(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
+                 condition="shackle", replay=document)
     assert refusal.value.field == "replay"
     assert not battle.reports.exists() and not Adjudication.objects.exists() and not battle.kind
 
@@ -80,12 +70,10 @@ def test_a_replay_of_other_generals_is_refused_before_the_engine_runs(event_day,
 def test_a_replay_with_other_variants_than_the_events_is_refused(event_day,
                                                                   django_capture_on_commit_callbacks):  # R73
     event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
     event.variants = ["double_time"]
     event.save()
     with pytest.raises(DomainError) as refusal:
-        report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-               condition="shackle", replay=replay_between("victory-shackle", a, b))
+        reported_shackle(battle, django_capture_on_commit_callbacks)
     sentence = str(refusal.value)
     assert "was played with Core Rules only, but" in sentence
     assert "elected Double Time" in sentence and "double_time" not in sentence
@@ -98,23 +86,21 @@ def test_general_ids_in_meta_map_the_generals(event_day, django_capture_on_commi
     document = replay_between("victory-crush", a, b)
     document["generals"]["p1"]["name"], document["generals"]["p2"]["name"] = "", ""
     document["meta"] = {"general_ids": {"p1": a.pk, "p2": b.pk}}
-    created = report(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
-                     condition="crush", replay=document)
+    created = reported(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
+                       condition="crush", replay=document)
     assert created.status == Report.Status.CHECKED and created.player_1 == a
     # Names the log gives must be the generals the ids name (R92).
     document["generals"]["p1"]["name"], document["generals"]["p2"]["name"] = "Nick A", "Nick B"
     with pytest.raises(DomainError, match="the log names Nick A"):
-        report(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b, condition="crush",
-               replay=document)
+        reported(battle, b.user, django_capture_on_commit_callbacks, kind="victory", winner=b,
+                 condition="crush", replay=document)
 
 
 def test_a_duplicate_delivery_leaves_one_verdict_and_one_status_change(event_day,
                                                                         django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
-    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                     condition="shackle", replay=replay_between("victory-shackle", a, b))
-    assert reporting.adjudicate(created.adjudication.pk) == "already done"
+    created = reported_shackle(battle, django_capture_on_commit_callbacks)
+    assert adjudication.adjudicate(created.adjudication.pk) == "already done"
     assert Adjudication.objects.filter(report=created).count() == 1
     created.refresh_from_db()
     assert created.status == Report.Status.CHECKED
@@ -123,14 +109,11 @@ def test_a_duplicate_delivery_leaves_one_verdict_and_one_status_change(event_day
 def test_a_message_redelivered_while_the_first_run_was_lost_finishes_once(event_day,
                                                                            django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
-    with django_capture_on_commit_callbacks(execute=False):
-        created = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
-                                          replay=replay_between("victory-shackle", a, b))
+    created = held_report(battle, django_capture_on_commit_callbacks)
     # A worker took the job and died: the row says running, nothing was written.
     Adjudication.objects.filter(report=created).update(state=Adjudication.State.RUNNING, attempts=1)
-    assert reporting.adjudicate(created.adjudication.pk) == "checked"
-    assert reporting.adjudicate(created.adjudication.pk) == "already done"
+    assert adjudication.adjudicate(created.adjudication.pk) == "checked"
+    assert adjudication.adjudicate(created.adjudication.pk) == "already done"
     created.adjudication.refresh_from_db()
     assert created.adjudication.attempts == 2
 
@@ -138,16 +121,15 @@ def test_a_message_redelivered_while_the_first_run_was_lost_finishes_once(event_
 def test_a_job_that_keeps_failing_ends_as_failed_and_the_report_stays(event_day, monkeypatch,
                                                                      django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
+    a = battle.general_a
     calls = []
 
     def database_gone(text):
         calls.append(text)
         raise OperationalError("server closed the connection unexpectedly")
 
-    monkeypatch.setattr(reporting, "run_engine", database_gone)
-    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    monkeypatch.setattr(adjudication, "run_engine", database_gone)
+    created = reported_shackle(battle, django_capture_on_commit_callbacks)
     assert created.status == Report.Status.FAILED
     assert "server closed the connection" in created.adjudication.last_error
     assert created.adjudication.state == Adjudication.State.FAILED
@@ -161,9 +143,7 @@ def test_a_job_that_keeps_failing_ends_as_failed_and_the_report_stays(event_day,
 def test_one_pending_job_per_battle(event_day, django_capture_on_commit_callbacks):
     event, organizer, battle = event_day
     a, b = battle.general_a, battle.general_b
-    with django_capture_on_commit_callbacks(execute=False):
-        reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
-                                replay=replay_between("victory-shackle", a, b))
+    held_report(battle, django_capture_on_commit_callbacks)
     with pytest.raises(Conflict, match="being adjudicated"):
         reporting.submit_report(battle, user=a.user, kind="stalemate")
     assert battle.reports.count() == 1
@@ -267,14 +247,14 @@ def test_a_variant_event_checks_the_recruited_army_size(event_day, django_captur
     replay["generals"]["p1"]["name"], replay["generals"]["p2"]["name"] = a.name, b.name
     winner = a if verdict["winner"] == "p1" else b
     if count_matches:
-        created = report(battle, winner.user, django_capture_on_commit_callbacks, kind="victory", winner=winner,
-                         condition=verdict["condition"], replay=replay)
+        created = reported(battle, winner.user, django_capture_on_commit_callbacks, kind="victory",
+                           winner=winner, condition=verdict["condition"], replay=replay)
         assert created.status == Report.Status.CHECKED
     else:  # refused when reported, before the engine runs
         with pytest.raises(DomainError, match=f"army has {size} battalions, but Quay Cup recruits armies of "
                                               f"{size + 1}"):
-            report(battle, winner.user, django_capture_on_commit_callbacks, kind="victory", winner=winner,
-                   condition=verdict["condition"], replay=replay)
+            reported(battle, winner.user, django_capture_on_commit_callbacks, kind="victory", winner=winner,
+                     condition=verdict["condition"], replay=replay)
 
 
 def test_a_broker_that_does_not_answer_keeps_the_report_queued(event_day, monkeypatch,
@@ -287,14 +267,12 @@ def test_a_broker_that_does_not_answer_keeps_the_report_queued(event_day, monkey
     from tournaments.results import tasks
 
     event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
 
     def broker_down(*args, **kwargs):
         raise BrokerError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     monkeypatch.setattr(tasks.adjudicate_report, "delay", broker_down)
-    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    created = reported_shackle(battle, django_capture_on_commit_callbacks)
     assert created.status == Report.Status.QUEUED and "did not answer" in created.status_reason
     monkeypatch.undo()
     out = StringIO()
@@ -311,11 +289,9 @@ def test_adjudicate_pending_says_when_the_queue_does_not_answer_and_fails(event_
     from tournaments.results import tasks
 
     event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
     monkeypatch.setattr(tasks.adjudicate_report, "delay", lambda *args: (_ for _ in ()).throw(
         ConnectionRefusedError(111, "Connection refused")))
-    created = report(battle, a.user, django_capture_on_commit_callbacks, kind="victory", winner=a,
-                     condition="shackle", replay=replay_between("victory-shackle", a, b))
+    created = reported_shackle(battle, django_capture_on_commit_callbacks)
     assert created.status == Report.Status.QUEUED and created.adjudication.sent_at is None
     monkeypatch.setattr(outbox, "queue_problem", lambda: "Error 111 connecting to 127.0.0.1:6379. Connection refused.")
     with pytest.raises(CommandError, match=r"does not answer .*nothing was sent and 1 adjudication\(s\) still wait"):
@@ -333,14 +309,11 @@ def test_the_sweep_sends_jobs_never_sent_and_jobs_no_worker_took_for_long(event_
     from tournaments.results import outbox
 
     event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
-    with django_capture_on_commit_callbacks(execute=False):
-        created = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
-                                          replay=replay_between("victory-shackle", a, b))
-    adjudication = created.adjudication
-    Adjudication.objects.filter(pk=adjudication.pk).update(sent_at=timezone.now())
+    created = held_report(battle, django_capture_on_commit_callbacks)
+    job = created.adjudication
+    Adjudication.objects.filter(pk=job.pk).update(sent_at=timezone.now())
     assert list(outbox.waiting(resend_after=settings.OPP_RESEND_AFTER_SECONDS)) == []  # sent just now: it waits
-    Adjudication.objects.filter(pk=adjudication.pk).update(
+    Adjudication.objects.filter(pk=job.pk).update(
         sent_at=timezone.now() - timedelta(seconds=settings.OPP_RESEND_AFTER_SECONDS + 1))
     assert outbox.sweep() == (1, 0)  # sent long ago and never taken (a Redis restarted empty): sent again
     created.refresh_from_db()

@@ -19,7 +19,7 @@ from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
 from tournaments.leagues import seasons
 from tournaments.models import Adjudication, AuditEntry, Battle, Event, General, Report
-from tournaments.results import confirmation, reporting
+from tournaments.results import adjudication, confirmation, reporting
 
 from .conftest import replay_between
 
@@ -334,7 +334,7 @@ def test_the_opponent_disputes_while_the_replay_waits_for_the_engine(event_day, 
     disputed = as_user(b.user).post(f"/api/v1/reports/{answer.json()['id']}/dispute/",
                                     {"reason": "We never played."}, format="json")
     assert disputed.status_code == 200 and disputed.json()["status"] == "disputed"
-    reporting.adjudicate(Adjudication.objects.get(report_id=answer.json()["id"]).pk)  # the queue is back
+    adjudication.adjudicate(Adjudication.objects.get(report_id=answer.json()["id"]).pk)  # the queue is back
     assert Report.objects.get(pk=answer.json()["id"]).status == Report.Status.DISPUTED  # the dispute stands
     assert window_passes() == [] and counted(battle, a.user) is None
 
@@ -358,11 +358,11 @@ def test_the_window_starts_when_the_verdict_is_in(event_day, django_capture_on_c
     # The report was made 25 minutes ago, while the job queue was down (any window it had started then).
     Report.objects.filter(pk=answer.json()["id"]).update(created_at=F("created_at") - timedelta(minutes=25),
                                                          confirm_by=F("confirm_by") - timedelta(minutes=25))
-    adjudication = Adjudication.objects.get(report_id=answer.json()["id"])
-    assert reporting.adjudicate(adjudication.pk) == "checked"  # 25 minutes later, the queue answers again
+    job = Adjudication.objects.get(report_id=answer.json()["id"])
+    assert adjudication.adjudicate(job.pk) == "checked"  # 25 minutes later, the queue answers again
     report = Report.objects.get(pk=answer.json()["id"])
-    adjudication.refresh_from_db()
-    assert abs(report.confirm_by - (adjudication.finished_at + event.confirmation_window)) < timedelta(seconds=1)
+    job.refresh_from_db()
+    assert abs(report.confirm_by - (job.finished_at + event.confirmation_window)) < timedelta(seconds=1)
     assert confirmation.confirm_expired(now=timezone.now() + timedelta(minutes=10)) == []  # Ben's 30 minutes run
 
 

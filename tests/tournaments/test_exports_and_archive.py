@@ -15,6 +15,7 @@ from tournaments.eventday import archive, exports
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Battle, Disqualification, Event, General, Report
+from tournaments.results import recording
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +33,8 @@ def played_event():
     group_a = event.groups.get(index=0)
     first, second, third = open_battles(group_a)[:3]
     victory(first, first.general_a, condition="crush")
-    services.record_result(second, kind=Battle.Kind.STALEMATE)
-    services.record_result(third, kind=Battle.Kind.FORFEIT, forfeited_by=third.general_b)
+    recording.record_result(second, kind=Battle.Kind.STALEMATE)
+    recording.record_result(third, kind=Battle.Kind.FORFEIT, forfeited_by=third.general_b)
     group_b = event.groups.get(index=1)
     disqualified = group_b.members.order_by("position").first().general
     services.disqualify(event, disqualified, reason=Disqualification.Reason.CONDUCT, details="Shouted")

@@ -4,6 +4,8 @@ import pytest
 from tournaments.domain import Conflict, DomainError
 from tournaments.events import services
 from tournaments.models import AuditEntry, Battle, Disqualification, Event, Group
+from tournaments.results import recording
+from tournaments.standings import tables
 
 from .helpers import make_tournament, open_battles, victory
 
@@ -30,7 +32,7 @@ def test_disqualification_mid_stage_gives_each_remaining_opponent_one_opp(group_
     event, group, (a, b, c, d) = group_of_four
     victory(battle_between(group, a, b), a, "crush")  # played: stands (R23)
     services.disqualify(event, a, reason=Disqualification.Reason.CONDUCT, details="Abusive to the judge")
-    table = services.group_standings(group)
+    table = tables.group_standings(group)
     assert row_of(table, a).disqualified
     assert row_of(table, a).opp == 3
     for opponent in (c, d):
@@ -49,18 +51,18 @@ def test_a_disqualified_general_cannot_advance_even_on_top(group_of_four):
     services.disqualify(event, a, reason=Disqualification.Reason.OTHER, details="Used a marked board")
     victory(battle_between(group, c, d), c, "overpower")
     group.refresh_from_db()
-    table = services.group_standings(group)
+    table = tables.group_standings(group)
     assert table.rows[0].general == a.key and table.rows[0].disqualified
     assert group.winner == b
 
 
 def test_forfeits_reaching_the_threshold_offer_disqualification(group_of_four):
     event, group, (a, b, c, d) = group_of_four
-    first = services.record_result(battle_between(group, a, b), kind=Battle.Kind.FORFEIT, forfeited_by=a)
+    first = recording.record_result(battle_between(group, a, b), kind=Battle.Kind.FORFEIT, forfeited_by=a)
     assert first.offer_disqualification is None
-    second = services.record_result(battle_between(group, a, c), kind=Battle.Kind.FORFEIT, forfeited_by=a)
+    second = recording.record_result(battle_between(group, a, c), kind=Battle.Kind.FORFEIT, forfeited_by=a)
     assert second.offer_disqualification == a
-    table = services.group_standings(group)
+    table = tables.group_standings(group)
     assert row_of(table, b).opp == 1 and row_of(table, b).victories == 1  # R22 default award
     assert row_of(table, a).forfeits == 2
     services.disqualify(event, a, reason=Disqualification.Reason.FORFEITS)
@@ -72,8 +74,8 @@ def test_a_custom_forfeit_award_applies_to_the_whole_event():
     services.form_groups(event, 2, "random", seed=1)
     group = event.groups.get(index=0)
     battle = group.battles.get()
-    services.record_result(battle, kind=Battle.Kind.FORFEIT, forfeited_by=battle.general_a)
-    row = row_of(services.group_standings(group), battle.general_b)
+    recording.record_result(battle, kind=Battle.Kind.FORFEIT, forfeited_by=battle.general_a)
+    row = row_of(tables.group_standings(group), battle.general_b)
     assert row.opp == 2 and row.victories == 0
 
 
@@ -85,7 +87,7 @@ def test_refused_general_respect_disqualifies_at_once(group_of_four):
     assert dq.reason == Disqualification.Reason.RESPECT
     battle.refresh_from_db()
     assert battle.kind == Battle.Kind.UNPLAYED_DQ
-    assert row_of(services.group_standings(group), a).opp == 1
+    assert row_of(tables.group_standings(group), a).opp == 1
 
 
 def test_a_result_cannot_say_respect_was_refused(group_of_four):
@@ -108,7 +110,7 @@ def test_disqualifying_a_playoff_general_resolves_the_tie(group_of_four):
     for winner in (a, b):
         for loser in (c, d):
             victory(battle_between(group, winner, loser), winner)
-    services.record_result(battle_between(group, a, b), kind=Battle.Kind.STALEMATE)
+    recording.record_result(battle_between(group, a, b), kind=Battle.Kind.STALEMATE)
     victory(battle_between(group, c, d), c)
     assert len(open_battles(group, playoff=True)) == 1
     services.disqualify(event, a, reason=Disqualification.Reason.CONDUCT)

@@ -5,6 +5,7 @@ from django.core.management import CommandError, call_command
 from tournaments.demo import DEMO_EVENT_SLUG, load_demo
 from tournaments.events import services
 from tournaments.models import Event, Group, Report
+from tournaments.standings import tables
 
 from .helpers import make_tournament
 
@@ -35,7 +36,7 @@ def test_event_page_shows_standings_with_every_tiebreak_column_and_the_crosstabl
     for label in ("Victories by Shackle", "Victories by Crush", "Victories by Paralyze", "Victories by Blunt",
                   "Defeats by Stalemate", "Defeats by Resolve"):
         assert f'title="{label}"' in page
-    table = services.group_standings(event.groups.get(index=0))
+    table = tables.group_standings(event.groups.get(index=0))
     leader = table.generals[table.rows[0].general]
     assert page.index(leader.name) < page.index("Crosstable")
     assert str(event.group_seed) in page  # the draw's seed is shown to everyone

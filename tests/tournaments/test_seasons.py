@@ -4,31 +4,22 @@ moving on by itself; closed seasons that stay as they closed (R88); R111 and R11
 import json
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from tournaments.domain import Conflict, DomainError
 from tournaments.events import services
-from tournaments.events.membership import grant_organizer_role
 from tournaments.leagues import seasons
 from tournaments.models import AuditEntry, Battle, Event, General, Report, Season
-from tournaments.results import reporting
+from tournaments.results import arranged, recording, reporting
+from tournaments.standings import tables
 
-from .helpers import victory
+from .helpers import make_league, victory
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def league():
-    User = get_user_model()
-    organizer = grant_organizer_role(User.objects.create_user("olga"))
-    event = services.create_event(name="Harbour League", slug="harbour", kind=Event.Kind.LEAGUE, actor=organizer)
-    members = []
-    for name in ("Ada", "Ben", "Cyd", "Dov"):
-        general = General.objects.create(name=name, user=User.objects.create_user(name.lower()))
-        services.register(event, general, actor=general.user)  # the player enters their own general (R78)
-        members.append(general)
-    return event, organizer, members
+    return make_league(("Ada", "Ben", "Cyd", "Dov"), name="Harbour League", slug="harbour")
 
 
 def state_of(season):
@@ -40,8 +31,8 @@ def tied_top(event, organizer, members):
     """Ada and Ben win one battle each by Crush: tied at the top after every tie-breaker."""
     ada, ben, cyd, dov = members
     season = seasons.open_season(event, "Spring", actor=organizer)
-    seasons.record_arranged_battle(season, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
-    seasons.record_arranged_battle(season, ben, dov, kind="victory", winner=ben, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ben, dov, kind="victory", winner=ben, condition="crush", actor=organizer)
     return season
 
 
@@ -51,7 +42,7 @@ def standings_snapshot(season):
 
     season = Season.objects.select_related("event", "champion").get(pk=season.pk)
     return json.dumps({"champion": season.champion.name if season.champion else None, "state": season.state,
-                       "rows": standing_rows(services.season_standings(season))}, sort_keys=True)
+                       "rows": standing_rows(tables.season_standings(season))}, sort_keys=True)
 
 
 # --- finding 1: playoffs move on by themselves ------------------------------------------------------
@@ -93,7 +84,7 @@ def test_a_decided_playoff_cannot_be_reported_again_by_a_player(league):
     ada, ben, *_ = members
     season = tied_top(event, organizer, members)
     playoff = seasons.close_season(season, actor=organizer).playoffs[0]
-    services.record_result(playoff, kind="stalemate", actor=organizer)
+    recording.record_result(playoff, kind="stalemate", actor=organizer)
     with pytest.raises(Conflict, match="If the Playoff Battle outcome is Stalemate or Resolve, another Playoff "
                                        "Battle must occur"):
         reporting.submit_report(playoff, user=ada.user, kind="victory", winner=ada, condition="crush")
@@ -101,9 +92,9 @@ def test_a_decided_playoff_cannot_be_reported_again_by_a_player(league):
     assert playoff.kind == Battle.Kind.STALEMATE
     # An organizer corrects it, with a reason: the season moves on.
     with pytest.raises(DomainError, match="reason"):
-        services.record_result(playoff, kind="victory", winner=ada, condition="crush", actor=organizer)
-    services.record_result(playoff, kind="victory", winner=ada, condition="crush", actor=organizer,
-                           reason="The table judge saw the Crush.")
+        recording.record_result(playoff, kind="victory", winner=ada, condition="crush", actor=organizer)
+    recording.record_result(playoff, kind="victory", winner=ada, condition="crush", actor=organizer,
+                            reason="The table judge saw the Crush.")
     season.refresh_from_db()
     assert season.champion == ada and not season.battles.filter(playoff=True, kind="").exists()
 
@@ -114,7 +105,7 @@ def test_an_older_report_cannot_overwrite_a_playoff_decided_meanwhile(league):
     season = tied_top(event, organizer, members)
     playoff = seasons.close_season(season, actor=organizer).playoffs[0]
     claim = reporting.submit_report(playoff, user=ada.user, kind="victory", winner=ada, condition="crush")
-    services.record_result(playoff, kind="stalemate", actor=organizer)
+    recording.record_result(playoff, kind="stalemate", actor=organizer)
     claim.refresh_from_db()
     assert claim.status == Report.Status.SUPERSEDED and claim.status_reason == "The battle's result was decided."
     with pytest.raises(Conflict, match="cannot be confirmed"):
@@ -128,8 +119,8 @@ def test_an_older_report_cannot_overwrite_a_playoff_decided_meanwhile(league):
 def test_a_report_on_a_closed_seasons_battle_is_refused_at_submit(league):
     event, organizer, (ada, ben, *_rest) = league
     season = seasons.open_season(event, "Spring", actor=organizer)
-    battle = seasons.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush",
-                                            actor=organizer).battle
+    battle = arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush",
+                                             actor=organizer).battle
     seasons.close_season(season, actor=organizer)
     with pytest.raises(Conflict, match="Spring is closed"):
         reporting.submit_report(battle, user=ben.user, kind="victory", winner=ben, condition="crush")
@@ -141,7 +132,7 @@ def test_a_report_on_a_closed_seasons_battle_is_refused_at_submit(league):
 def test_registering_after_a_season_closed_leaves_its_table_alone(league):
     event, organizer, (ada, ben, *_rest) = league
     season = seasons.open_season(event, "Spring", actor=organizer)
-    seasons.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
     seasons.close_season(season, actor=organizer)
     before = standings_snapshot(season)
     services.register(event, General.objects.create(name="Eve"), actor=organizer)
@@ -152,12 +143,12 @@ def test_registering_after_a_season_closed_leaves_its_table_alone(league):
 def test_a_withdrawn_member_who_played_keeps_the_pages_working(league, client):
     event, organizer, (ada, ben, *_rest) = league
     season = seasons.open_season(event, "Spring", actor=organizer)
-    seasons.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
     services.withdraw(event, ben, actor=organizer, reason="Moved away.")
     assert client.get("/events/harbour/").status_code == 200
     assert client.get("/api/v1/events/harbour/standings/").status_code == 200
     assert client.get("/api/v1/events/harbour/scoreboard/").status_code == 200
-    names = [g.name for _row, g in services.season_standings(season).entries()]
+    names = [g.name for _row, g in tables.season_standings(season).entries()]
     assert "Ben" in names  # his played battle stands
 
 
@@ -171,29 +162,32 @@ def test_a_member_with_battles_to_play_cannot_withdraw(league):
 
 # --- finding 5: a correction during a playoff re-decides the tie -------------------------------------
 
-def test_a_correction_during_a_playoff_removes_the_stale_playoff_and_names_the_champion(league):
+def corrected_during_the_playoff(league, winner, condition, reason):
+    """The tied season closed (its playoff drawn), then the organizer corrects Ben's battle with Dov:
+    the season read again and the playoff drawn before the correction."""
     event, organizer, members = league
-    ada, ben, cyd, dov = members
     season = tied_top(event, organizer, members)
     playoff = seasons.close_season(season, actor=organizer).playoffs[0]
-    ben_dov = season.battles.get(playoff=False, general_a=ben)
-    services.record_result(ben_dov, kind="victory", winner=ben, condition="shackle", actor=organizer,
-                           reason="It was a Shackle, not a Crush.")  # Ben 5, Ada 3: no tie any more
+    ben_dov = season.battles.get(playoff=False, general_a=members[1])
+    recording.record_result(ben_dov, kind="victory", winner=winner, condition=condition, actor=organizer,
+                            reason=reason)
     season.refresh_from_db()
+    return season, playoff
+
+
+def test_a_correction_during_a_playoff_removes_the_stale_playoff_and_names_the_champion(league):
+    event, organizer, (ada, ben, cyd, dov) = league
+    # Corrected, Ben has 5 and Ada 3: no tie any more.
+    season, playoff = corrected_during_the_playoff(league, ben, "shackle", "It was a Shackle, not a Crush.")
     assert not Battle.objects.filter(pk=playoff.pk).exists()  # nobody can play (and win) it now
     assert season.state == Season.State.CLOSED and season.champion == ben
     assert AuditEntry.objects.filter(action="playoff removed").exists()
 
 
 def test_a_correction_that_changes_who_is_tied_replaces_the_playoff(league):
-    event, organizer, members = league
-    ada, ben, cyd, dov = members
-    season = tied_top(event, organizer, members)
-    playoff = seasons.close_season(season, actor=organizer).playoffs[0]
-    ben_dov = season.battles.get(playoff=False, general_a=ben)
-    services.record_result(ben_dov, kind="victory", winner=dov, condition="crush", actor=organizer,
-                           reason="Scorecard read the wrong way round.")  # Ada and Dov tied now
-    season.refresh_from_db()
+    event, organizer, (ada, ben, cyd, dov) = league
+    # Corrected, Ada and Dov are the ones tied.
+    season, playoff = corrected_during_the_playoff(league, dov, "crush", "Scorecard read the wrong way round.")
     assert not Battle.objects.filter(pk=playoff.pk).exists()
     assert {g.name for g in season.battles.get(playoff=True).generals()} == {"Ada", "Dov"}
     assert season.state == Season.State.PLAYOFF
@@ -218,7 +212,7 @@ def test_members_tied_with_no_counted_battle_are_not_sent_to_playoffs(league):
     """R112: Cyd and Dov (no battle) are not tied with anybody for the title; Ada alone played and won."""
     event, organizer, (ada, ben, cyd, dov) = league
     season = seasons.open_season(event, "Spring", actor=organizer)
-    seasons.record_arranged_battle(season, ada, ben, kind="stalemate", actor=organizer)
+    arranged.record_arranged_battle(season, ada, ben, kind="stalemate", actor=organizer)
     settled = seasons.close_season(season, actor=organizer)
     # Ada and Ben: -1 each, below Cyd and Dov (0, no battle); only Ada and Ben may be champion.
     assert {frozenset(g.name for g in b.generals()) for b in settled.playoffs} == {frozenset({"Ada", "Ben"})}
@@ -230,12 +224,12 @@ def test_a_pair_meets_once_a_season_by_default(league):
     """R111: a scheduled battle or a report beyond the league's limit is refused with a sentence."""
     event, organizer, (ada, ben, cyd, dov) = league
     season = seasons.open_season(event, "Spring", actor=organizer)
-    seasons.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
     with pytest.raises(Conflict, match=r"Ada and Ben have 1 battle in Spring already; Harbour League allows 1 "
                                        r"per pair in a season \(R111\)"):
         seasons.schedule_battle(season, ada, ben, actor=organizer)
     with pytest.raises(Conflict, match="R111"):
-        seasons.report_arranged_battle(season, user=ben.user, me=ben, opponent=ada, kind="stalemate")
+        arranged.report_arranged_battle(season, user=ben.user, me=ben, opponent=ada, kind="stalemate")
     assert season.battles.count() == 1
 
 
@@ -246,8 +240,8 @@ def test_the_pair_limit_is_a_league_setting_fixed_when_the_first_season_opens(le
     season = seasons.open_season(event, "Spring", actor=organizer)
     with pytest.raises(Conflict, match="R111"):
         services.change_rules(event, pair_battles_per_season=3, actor=organizer)
-    seasons.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
-    seasons.record_arranged_battle(season, ben, ada, kind="victory", winner=ben, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ben, ada, kind="victory", winner=ben, condition="crush", actor=organizer)
     with pytest.raises(Conflict, match="allows 2 per pair"):
         seasons.schedule_battle(season, ada, ben, actor=organizer)
     settled = seasons.close_season(season, actor=organizer)  # tied: the playoff is not refused by R111
@@ -259,7 +253,7 @@ def test_the_pair_limit_is_a_league_setting_fixed_when_the_first_season_opens(le
 def test_removing_the_last_scheduled_battle_lets_a_closing_season_close(league):
     event, organizer, (ada, ben, cyd, dov) = league
     season = seasons.open_season(event, "Spring", actor=organizer)
-    seasons.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush", actor=organizer)
     scheduled = seasons.schedule_battle(season, cyd, dov, actor=organizer)
     seasons.close_season(season, actor=organizer)
     assert "1 scheduled battle still to record or remove" in seasons.waiting_for(Season.objects.get(pk=season.pk))
@@ -298,20 +292,20 @@ def test_two_seasons_the_first_stays_byte_for_byte_as_it_closed(league):
     event, organizer, members = league
     ada, ben, cyd, dov = members
     first = seasons.open_season(event, "Spring", actor=organizer)
-    seasons.record_arranged_battle(first, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
-    seasons.record_arranged_battle(first, ben, dov, kind="victory", winner=ben, condition="shackle",
-                                   actor=organizer)
-    seasons.record_arranged_battle(first, cyd, dov, kind="victory", winner=cyd, condition="shackle",
-                                   actor=organizer)
+    arranged.record_arranged_battle(first, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(first, ben, dov, kind="victory", winner=ben, condition="shackle",
+                                    actor=organizer)
+    arranged.record_arranged_battle(first, cyd, dov, kind="victory", winner=cyd, condition="shackle",
+                                    actor=organizer)
     # Ben 5, Ada 3, Cyd 5: Ben and Cyd are tied for the title.
     playoff = seasons.close_season(first, actor=organizer).playoffs[0]
     assert {g.name for g in playoff.generals()} == {"Ben", "Cyd"}
-    services.record_result(playoff, kind="stalemate", actor=organizer)
+    recording.record_result(playoff, kind="stalemate", actor=organizer)
     replay = first.battles.get(playoff=True, kind="")  # another playoff battle, at once
     # A correction during the playoff: Ada's win was a Shackle, so Ada is tied too (three, Ada has the bye).
     ada_cyd = first.battles.get(playoff=False, general_a=ada)
-    services.record_result(ada_cyd, kind="victory", winner=ada, condition="shackle", actor=organizer,
-                           reason="It was a Shackle.")
+    recording.record_result(ada_cyd, kind="victory", winner=ada, condition="shackle", actor=organizer,
+                            reason="It was a Shackle.")
     first.refresh_from_db()
     assert first.state == Season.State.PLAYOFF and first.battles.filter(pk=replay.pk, kind="").exists()
     assert "Ada has a bye" in seasons.waiting_for(first)
@@ -324,8 +318,8 @@ def test_two_seasons_the_first_stays_byte_for_byte_as_it_closed(league):
     snapshot = standings_snapshot(first)
 
     second = seasons.open_season(event, "Summer", actor=organizer)
-    seasons.record_arranged_battle(second, ben, cyd, kind="victory", winner=ben, condition="crush",
-                                   actor=organizer)
+    arranged.record_arranged_battle(second, ben, cyd, kind="victory", winner=ben, condition="crush",
+                                    actor=organizer)
     seasons.schedule_battle(second, ada, cyd, actor=organizer)
     services.disqualify(event, cyd, reason="conduct", details="Abuse at the table.", actor=organizer)
     services.register(event, General.objects.create(name="Eve"), actor=organizer)
@@ -345,15 +339,15 @@ def test_two_seasons_the_first_stays_byte_for_byte_as_it_closed(league):
 def test_a_closed_season_refuses_battles_disqualifications_and_results(league):
     event, organizer, (ada, ben, cyd, dov) = league
     season = seasons.open_season(event, "Spring", actor=organizer)
-    battle = seasons.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush",
-                                            actor=organizer).battle
+    battle = arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush",
+                                             actor=organizer).battle
     seasons.close_season(season, actor=organizer)
     with pytest.raises(Conflict, match="Spring is closed"):
         seasons.schedule_battle(season, cyd, dov, actor=organizer)
     with pytest.raises(Conflict, match="Every season of Harbour League is closed"):
         services.disqualify(event, ben, reason="conduct", actor=organizer)
     with pytest.raises(Conflict, match="Spring is closed"):
-        services.record_result(battle, kind="stalemate", actor=organizer, reason="Late change.")
+        recording.record_result(battle, kind="stalemate", actor=organizer, reason="Late change.")
     with pytest.raises(Conflict, match="closed"):
         seasons.close_season(season, actor=organizer)
 
@@ -399,8 +393,8 @@ def test_the_season_steps_refuse_a_member_acting_as_an_organizer(league):
     season = seasons.open_season(event, "Spring", actor=organizer)
     refused = [
         lambda: seasons.schedule_battle(season, ben, cyd, actor=ada.user),
-        lambda: seasons.record_arranged_battle(season, ben, cyd, kind="victory", winner=ben, condition="crush",
-                                               actor=ada.user),
+        lambda: arranged.record_arranged_battle(season, ben, cyd, kind="victory", winner=ben, condition="crush",
+                                                actor=ada.user),
         lambda: seasons.close_season(season, actor=ada.user),
     ]
     for step in refused:
@@ -418,5 +412,5 @@ def test_the_season_steps_refuse_a_member_acting_as_an_organizer(league):
     assert state_of(season) == Season.State.CLOSED
     # A member still reports the battle they arranged (it waits for the opponent, R75).
     second = seasons.open_season(event, "Summer", actor=organizer)
-    report = seasons.report_arranged_battle(second, user=ada.user, me=ada, opponent=ben, kind="stalemate")
+    report = arranged.report_arranged_battle(second, user=ada.user, me=ada, opponent=ben, kind="stalemate")
     assert report.status == Report.Status.AWAITING_OPPONENT and report.battle.season == second

@@ -8,13 +8,29 @@ from django.db import connection
 
 from tournaments.domain import COUNTERS, ForfeitAward, StandingRow, compute_standings
 from tournaments.domain.standings import _new_row, tally
-from tournaments.events import services
 from tournaments.models import Battle, Event, General, Group, Registration, Season
-from tournaments.standings import tallies
+from tournaments.standings import tables, tallies
 from tournaments.standings.tallies import count_in_database
 
 pytestmark = pytest.mark.django_db
 CONDITIONS = [c for c, _ in Battle.Condition.choices]
+
+
+def add_random_battles(rng, generals, count, kinds, **place):
+    """Battles numbered 1 to `count` between random pairs of the generals, each result drawn from
+    `kinds` ("" leaves it unplayed) with the winner, condition or forfeiting general it needs; about a
+    tenth are playoffs. `place` says where they belong (event and season or group)."""
+    for number in range(1, count + 1):
+        a, b = rng.sample(generals, 2)
+        kind = rng.choice(kinds)
+        fields = {}
+        if kind == "victory":
+            fields = {"winner": rng.choice([a, b]), "condition": rng.choice(CONDITIONS)}
+        elif kind in ("forfeit", "unplayed_dq"):
+            loser = rng.choice([a, b])
+            fields = {"forfeited_by": loser, "winner": (b if loser == a else a) if kind == "forfeit" else None}
+        Battle.objects.create(**place, number=number, general_a=a, general_b=b, kind=kind,
+                              playoff=rng.random() < 0.1, **fields)
 
 
 def random_season(seed, award):
@@ -25,17 +41,8 @@ def random_season(seed, award):
     generals = [General.objects.create(name=f"G{seed}-{i}") for i in range(7)]
     for number, general in enumerate(generals, start=1):
         Registration.objects.create(event=event, general=general, number=number)
-    for number in range(1, 60):
-        a, b = rng.sample(generals, 2)
-        kind = rng.choice(["victory", "victory", "stalemate", "resolve", "forfeit", "unplayed_dq", ""])
-        fields = {}
-        if kind == "victory":
-            fields = {"winner": rng.choice([a, b]), "condition": rng.choice(CONDITIONS)}
-        elif kind in ("forfeit", "unplayed_dq"):
-            loser = rng.choice([a, b])
-            fields = {"forfeited_by": loser, "winner": (b if loser == a else a) if kind == "forfeit" else None}
-        Battle.objects.create(event=event, season=season, number=number, general_a=a, general_b=b, kind=kind,
-                              playoff=rng.random() < 0.1, **fields)
+    kinds = ["victory", "victory", "stalemate", "resolve", "forfeit", "unplayed_dq", ""]
+    add_random_battles(rng, generals, 59, kinds, event=event, season=season)
     return event, season, generals
 
 
@@ -44,11 +51,11 @@ def random_season(seed, award):
 def test_database_counting_equals_the_domain(seed, award):
     event, season, generals = random_season(seed, award)
     keys = [g.key for g in generals]
-    expected = compute_standings(keys, services.results_of(season.battles.all()), forfeit_award=award)
+    expected = compute_standings(keys, tables.results_of(season.battles.all()), forfeit_award=award)
     tallies = count_in_database(generals=keys, forfeit_award=award, season_id=season.pk)
     for row in expected:
         assert {name: row.figure(name) for name in tallies[row.general]} == tallies[row.general], row.general
-    assert services.season_standings(season).rows == expected
+    assert tables.season_standings(season).rows == expected
 
 
 # --- the packed counting (issue 16): classes of sides, several counts to one aggregate -------------------
@@ -61,17 +68,8 @@ def random_group(seed, award, size=6, battles=40):
                                  forfeit_award_opp=award.opp, forfeit_counts_as_victory=award.counts_as_victory)
     group = Group.objects.create(event=event, stage=Group.Stage.QUALIFYING, index=0, name="Group A")
     generals = [General.objects.create(name=f"T{seed}-{i}") for i in range(size)]
-    for number in range(1, battles + 1):
-        a, b = rng.sample(generals, 2)
-        kind = rng.choice(["victory", "victory", "victory", "stalemate", "resolve", "forfeit", "unplayed_dq", ""])
-        fields = {}
-        if kind == "victory":
-            fields = {"winner": rng.choice([a, b]), "condition": rng.choice(CONDITIONS)}
-        elif kind in ("forfeit", "unplayed_dq"):
-            loser = rng.choice([a, b])
-            fields = {"forfeited_by": loser, "winner": (b if loser == a else a) if kind == "forfeit" else None}
-        Battle.objects.create(event=event, group=group, number=number, general_a=a, general_b=b, kind=kind,
-                              playoff=rng.random() < 0.1, **fields)
+    kinds = ["victory", "victory", "victory", "stalemate", "resolve", "forfeit", "unplayed_dq", ""]
+    add_random_battles(rng, generals, battles, kinds, event=event, group=group)
     return group, [g.key for g in generals]
 
 
@@ -88,10 +86,10 @@ def test_packed_counting_equals_the_domain(seed, award, field_bits, monkeypatch)
     gives every general the domain's figures, and the table the domain's rows."""
     monkeypatch.setattr(tallies, "FIELD_BITS", field_bits)
     group, keys = random_group(seed, award)
-    results = services.results_of(group.battles.all())
+    results = tables.results_of(group.battles.all())
     expected = tally(keys, results, forfeit_award=award)
     assert count_in_database(generals=keys, forfeit_award=award, group_id=group.pk) == expected
-    assert services.group_standings(group).rows == compute_standings(keys, results, forfeit_award=award)
+    assert tables.group_standings(group).rows == compute_standings(keys, results, forfeit_award=award)
 
 
 @pytest.mark.parametrize("award", AWARDS[:2], ids=lambda a: f"opp{a.opp}-{a.counts_as_victory}")

@@ -4,6 +4,8 @@ import pytest
 from tournaments.domain import Conflict, DomainError, possible_partitions
 from tournaments.events import services
 from tournaments.models import AuditEntry, Battle, Event, Group
+from tournaments.results import recording
+from tournaments.standings import tables
 
 from .helpers import make_tournament, open_battles, play_group_strongest_wins, victory
 
@@ -98,7 +100,7 @@ def test_odd_field_eliminates_the_last_registrant_and_registration_stays_closed(
     eliminated = services.close_registration(event)
     assert eliminated.general == generals[-1]
     assert "odd" in eliminated.status_reason
-    assert services.active_registrations(event).count() == 8
+    assert event.active_registrations().count() == 8
     event.refresh_from_db()
     assert event.state == Event.State.REGISTRATION_CLOSED
 
@@ -106,7 +108,7 @@ def test_odd_field_eliminates_the_last_registrant_and_registration_stays_closed(
     latecomer = General.objects.create(name="Latecomer")
     with pytest.raises(Conflict, match="Registration for Test Open is closed"):
         services.register(event, latecomer)
-    assert services.active_registrations(event).count() == 8
+    assert event.active_registrations().count() == 8
     assert not event.registrations.filter(general=latecomer).exists()
 
 
@@ -194,7 +196,7 @@ def test_three_way_tie_goes_to_a_playoff_knockout():
     victory(final[0], bye)
     group.refresh_from_db()
     assert group.winner == bye
-    standings = services.group_standings(group)
+    standings = tables.group_standings(group)
     assert [row.opp for row in standings.rows][:3] == [10, 10, 10]  # playoffs never change OPP (R24)
 
 
@@ -206,15 +208,15 @@ def test_a_playoff_stalemate_is_followed_by_another_playoff():
         victory(battle, battle.general_a)
     final = event.groups.get(stage=Group.Stage.FINAL)
     (battle,) = open_battles(final)
-    services.record_result(battle, kind=Battle.Kind.STALEMATE)
+    recording.record_result(battle, kind=Battle.Kind.STALEMATE)
     event.refresh_from_db()
     assert event.state == Event.State.PLAYOFF
     (playoff,) = open_battles(final, playoff=True)
-    services.record_result(playoff, kind=Battle.Kind.STALEMATE)
+    recording.record_result(playoff, kind=Battle.Kind.STALEMATE)
     (second,) = open_battles(final, playoff=True)
     assert second.pk != playoff.pk and set(second.generals()) == set(playoff.generals())
     victory(second, second.general_b, "overpower")
     event.refresh_from_db()
     assert event.state == Event.State.COMPLETE and event.victor == second.general_b
-    rows = services.group_standings(final).rows
+    rows = tables.group_standings(final).rows
     assert [row.opp for row in rows] == [-1, -1]  # only the scheduled stalemate counts (R21, R24)

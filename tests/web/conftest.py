@@ -1,10 +1,13 @@
 """What the browser tests share: the system Chromium (Playwright drives /usr/bin/chromium, never a
-browser of its own), where screenshots go, and signing in through the login page."""
+browser of its own), where screenshots go, and signing in through the login page. What the page tests
+share: Olga the organizer, her empty Harbour Open, and an event of eight players with its groups drawn.
+Models are imported inside the functions: conftest modules load before Django's apps are ready."""
 import os
 from pathlib import Path
 
 import pytest
 
+from tests.api.conftest import harbour  # noqa: F401  (Olga's empty Harbour Open, as the API tests have it)
 from tests.conftest import missing_service
 
 CHROMIUM = os.environ.get("OPP_CHROMIUM", "/usr/bin/chromium")
@@ -37,3 +40,31 @@ def sign_in(page, base, username):
     page.fill("input[name=username]", username)
     page.fill("input[name=password]", "pw")
     page.click("button[type=submit]")
+
+
+@pytest.fixture
+def organizer():
+    """Olga, an organizer who signs in with password "pw"."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.events.membership import grant_organizer_role
+
+    return grant_organizer_role(get_user_model().objects.create_user("olga", password="pw"))
+
+
+def grouped_event(organizer, *, name, slug, seed):
+    """An event of eight generals, each entered by its own player (an account with password "pw"),
+    registration closed and two qualifying groups drawn with the seed."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.events import services
+    from tournaments.models import Event, General
+
+    User = get_user_model()
+    event = services.create_event(name=name, slug=slug, actor=organizer)
+    for player in ("Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"):
+        general = General.objects.create(name=player, user=User.objects.create_user(player.lower(), password="pw"))
+        services.register(event, general, actor=general.user)  # the player enters their own general (R78)
+    services.close_registration(event, actor=organizer)
+    services.form_groups(event, 2, seed=seed, actor=organizer)
+    return Event.objects.get(pk=event.pk)

@@ -2,25 +2,18 @@
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.tournaments.helpers import make_league
 from tournaments.events import services
-from tournaments.events.membership import grant_organizer_role
-from tournaments.models import Battle, General, Report, Season
+from tournaments.leagues import seasons
+from tournaments.models import Battle, Report, Season
+from tournaments.results import arranged, recording
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def league():
-    User = get_user_model()
-    organizer = grant_organizer_role(User.objects.create_user("olga"))
-    event = services.create_event(name="Pier League", slug="pier", kind="league", actor=organizer)
-    members = []
-    for name in ("Ada", "Ben", "Cyd"):
-        player = User.objects.create_user(name.lower())
-        general = General.objects.create(name=name, user=player)
-        services.register(event, general, actor=player)  # members join with their consent
-        members.append(general)
-    return event, organizer, members
+    return make_league(("Ada", "Ben", "Cyd"))
 
 
 def test_the_organizer_opens_schedules_and_closes_a_season(client, league):
@@ -33,7 +26,7 @@ def test_the_organizer_opens_schedules_and_closes_a_season(client, league):
     assert "two different generals" in refused.content.decode()
     client.post("/events/pier/manage/", {"action": "schedule_battle", "general_a": ada.pk, "general_b": ben.pk})
     battle = season.battles.get()
-    services.record_result(battle, kind="victory", winner=ada, condition="crush")
+    recording.record_result(battle, kind="victory", winner=ada, condition="crush")
     unconfirmed = client.post("/events/pier/manage/", {"action": "close_season"})
     assert "This field is required" in unconfirmed.content.decode()
     season.refresh_from_db()
@@ -45,7 +38,7 @@ def test_the_organizer_opens_schedules_and_closes_a_season(client, league):
 
 def test_a_member_reports_an_arranged_battle_and_the_opponent_confirms(client, league):
     event, organizer, (ada, ben, cyd) = league
-    services.open_season(event, "Autumn")
+    seasons.open_season(event, "Autumn")
     client.force_login(ada.user)
     incomplete = client.post("/events/pier/report/", {"opponent": ben.pk, "kind": "victory", "won": "me"})
     assert "By which victory condition?" in incomplete.content.decode()
@@ -66,7 +59,7 @@ def test_a_broken_replay_leaves_no_battle_behind(client, league):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     event, organizer, (ada, ben, cyd) = league
-    services.open_season(event, "Autumn")
+    seasons.open_season(event, "Autumn")
     client.force_login(ada.user)
     response = client.post("/events/pier/report/", {"opponent": ben.pk, "kind": "stalemate",
                                                     "replay_file": SimpleUploadedFile("r.json", b"[]")})
@@ -76,7 +69,7 @@ def test_a_broken_replay_leaves_no_battle_behind(client, league):
 
 def test_non_members_are_told_they_cannot_report(client, league):
     event, organizer, members = league
-    services.open_season(event, "Autumn")
+    seasons.open_season(event, "Autumn")
     client.force_login(get_user_model().objects.create_user("sam"))
     page = client.get("/events/pier/report/").content.decode()
     assert "Only members of Pier League report league battles." in page
@@ -88,7 +81,7 @@ def test_a_league_page_has_no_tournament_wording_and_a_meaningful_state(client, 
     event, organizer, members = league  # three members: odd, which a league does not mind
     page = client.get("/events/pier/").content.decode()
     assert "odd number" not in page and "eliminated" not in page
-    services.open_season(event, "Autumn", actor=organizer)
+    seasons.open_season(event, "Autumn", actor=organizer)
     event.refresh_from_db()
     assert event.state == "in_season"
     client.force_login(organizer)
@@ -98,14 +91,14 @@ def test_a_league_page_has_no_tournament_wording_and_a_meaningful_state(client, 
 
 def test_the_champion_comes_first_without_a_shared_place(client, league):
     event, organizer, (ada, ben, cyd) = league
-    season = services.open_season(event, "Autumn", actor=organizer)
-    services.report_league_battle(season, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
-    services.report_league_battle(season, ben, cyd, kind="victory", winner=ben, condition="crush", actor=organizer)
-    services.close_season(season, actor=organizer)
+    season = seasons.open_season(event, "Autumn", actor=organizer)
+    arranged.record_arranged_battle(season, ada, cyd, kind="victory", winner=ada, condition="crush", actor=organizer)
+    arranged.record_arranged_battle(season, ben, cyd, kind="victory", winner=ben, condition="crush", actor=organizer)
+    seasons.close_season(season, actor=organizer)
     playoff = season.battles.get(playoff=True)
     page = client.get("/events/pier/").content.decode()
     assert "Ada and Ben are tied at the top" in page and "Ada v Ben decides next" in page
-    services.record_result(playoff, kind="victory", winner=ben, condition="overpower", actor=organizer)
+    recording.record_result(playoff, kind="victory", winner=ben, condition="overpower", actor=organizer)
     page = client.get("/events/pier/").content.decode()
     table = page[page.index('<table class="standings">'):page.index("</table>")]
     assert table.index("Ben") < table.index("Ada") < table.index("Cyd")
@@ -115,18 +108,18 @@ def test_the_champion_comes_first_without_a_shared_place(client, league):
 
 def test_a_playoff_of_three_explains_the_bye(client, league):
     event, organizer, (ada, ben, cyd) = league
-    season = services.open_season(event, "Autumn", actor=organizer)
-    services.report_league_battle(season, ada, ben, kind="stalemate", actor=organizer)
-    services.report_league_battle(season, ben, cyd, kind="stalemate", actor=organizer)
-    services.report_league_battle(season, cyd, ada, kind="stalemate", actor=organizer)
-    services.close_season(season, actor=organizer)
+    season = seasons.open_season(event, "Autumn", actor=organizer)
+    arranged.record_arranged_battle(season, ada, ben, kind="stalemate", actor=organizer)
+    arranged.record_arranged_battle(season, ben, cyd, kind="stalemate", actor=organizer)
+    arranged.record_arranged_battle(season, cyd, ada, kind="stalemate", actor=organizer)
+    seasons.close_season(season, actor=organizer)
     page = client.get("/events/pier/").content.decode()
     assert "Ada has a bye to the next round" in page and "Ben v Cyd decides next" in page
 
 
 def test_the_schedule_form_offers_two_different_members_and_no_disqualified_one(client, league):
     event, organizer, (ada, ben, cyd) = league
-    services.open_season(event, "Autumn", actor=organizer)
+    seasons.open_season(event, "Autumn", actor=organizer)
     services.disqualify(event, cyd, reason="conduct", details="Abuse.", actor=organizer)
     client.force_login(organizer)
     page = client.get("/events/pier/manage/").content.decode()
@@ -139,10 +132,10 @@ def test_the_schedule_form_offers_two_different_members_and_no_disqualified_one(
 
 def test_a_closed_seasons_battle_page_offers_no_correction(client, league):
     event, organizer, (ada, ben, cyd) = league
-    season = services.open_season(event, "Autumn", actor=organizer)
-    battle = services.report_league_battle(season, ada, ben, kind="victory", winner=ada, condition="crush",
-                                           actor=organizer).battle
-    services.close_season(season, actor=organizer)
+    season = seasons.open_season(event, "Autumn", actor=organizer)
+    battle = arranged.record_arranged_battle(season, ada, ben, kind="victory", winner=ada, condition="crush",
+                                             actor=organizer).battle
+    seasons.close_season(season, actor=organizer)
     client.force_login(organizer)
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "correct the result" not in page and "Autumn is closed" in page
@@ -150,9 +143,9 @@ def test_a_closed_seasons_battle_page_offers_no_correction(client, league):
 
 def test_a_disqualified_member_sees_no_report_form_and_is_marked(client, league):
     event, organizer, (ada, ben, cyd) = league
-    season = services.open_season(event, "Autumn", actor=organizer)
-    battle = services.schedule_league_battle(season, ada, ben, actor=organizer)
-    other = services.schedule_league_battle(season, ada, cyd, actor=organizer)
+    season = seasons.open_season(event, "Autumn", actor=organizer)
+    battle = seasons.schedule_battle(season, ada, ben, actor=organizer)
+    other = seasons.schedule_battle(season, ada, cyd, actor=organizer)
     services.disqualify(event, cyd, reason="conduct", details="Abuse.", actor=organizer)
     client.force_login(cyd.user)
     page = client.get(f"/battles/{other.pk}/").content.decode()
@@ -166,7 +159,7 @@ def test_a_disqualified_member_sees_no_report_form_and_is_marked(client, league)
 
 def test_a_member_reports_a_forfeit_with_player_1_on_the_page(client, league):
     event, organizer, (ada, ben, cyd) = league
-    services.open_season(event, "Autumn", actor=organizer)
+    seasons.open_season(event, "Autumn", actor=organizer)
     client.force_login(ada.user)
     response = client.post("/events/pier/report/", {"opponent": ben.pk, "kind": "forfeit", "forfeited": "opponent",
                                                     "player_1": "me"})

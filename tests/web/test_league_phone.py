@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from tests.web.conftest import ARTIFACTS, sign_in
 from tournaments.events import membership, services
 from tournaments.events.membership import grant_organizer_role
+from tournaments.leagues import seasons
 from tournaments.models import Battle, General, Report
 from tournaments.results import reporting
 
@@ -22,7 +23,7 @@ def test_a_member_reports_an_arranged_battle_on_a_phone(live_server, browser):
     me_user = User.objects.create_user("bartholomew", password="pw")
     opponent, _cyd = (membership.join(league, User.objects.create_user(name.split()[0].lower(), password="pw"),
                                       name=name).general for name in LONG_NAMES[1:])
-    services.open_season(league, "Autumn", actor=organizer)
+    seasons.open_season(league, "Autumn", actor=organizer)
     base = live_server.url
     ARTIFACTS.mkdir(exist_ok=True)
 

@@ -4,27 +4,16 @@ Screenshots go to test-artifacts/."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from tests.web.conftest import ARTIFACTS, sign_in
-from tournaments.events import services
-from tournaments.events.membership import grant_organizer_role
-from tournaments.models import Event, General
+from tests.web.conftest import ARTIFACTS, grouped_event, sign_in
+from tournaments.results import recording
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-NAMES = ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]
 WAIT_MS = 15_000  # generous: how fast is the benchmark's business (bench/live.py)
 
 
 @pytest.fixture
-def event():
-    User = get_user_model()
-    organizer = grant_organizer_role(User.objects.create_user("olga", password="pw"))
-    event = services.create_event(name="Harbour Open", slug="harbour-open", actor=organizer)
-    for name in NAMES:
-        general = General.objects.create(name=name, user=User.objects.create_user(name.lower(), password="pw"))
-        services.register(event, general, actor=general.user)  # the player enters their own general (R78)
-    services.close_registration(event, actor=organizer)
-    services.form_groups(event, 2, seed=11, actor=organizer)
-    return Event.objects.get(pk=event.pk)
+def event(organizer):
+    return grouped_event(organizer, name="Harbour Open", slug="harbour-open", seed=11)
 
 
 def test_a_result_recorded_by_the_organizer_reaches_other_pages_without_a_reload(live_server, browser, event):
@@ -83,11 +72,11 @@ def test_a_busy_venue_screen_keeps_to_the_screen(live_server, browser, event):
     organizer = get_user_model().objects.get(username="olga")
     battles = list(event.battles.select_related("general_a", "general_b").order_by("round", "group__index", "number"))
     for battle in battles[:7]:
-        services.record_result(battle, kind="victory", winner=battle.general_b, condition="crush", actor=organizer)
+        recording.record_result(battle, kind="victory", winner=battle.general_b, condition="crush", actor=organizer)
     screen = browser.new_page(viewport={"width": 1920, "height": 1080})
     screen.goto(f"{live_server.url}/events/harbour-open/screen/")
     last = battles[6]
-    services.record_result(battles[7], kind="stalemate", actor=organizer)
+    recording.record_result(battles[7], kind="stalemate", actor=organizer)
     screen.locator(".venue-results li", has_text=f"{battles[7].general_a.name} v {battles[7].general_b.name}: "
                    "Stalemate").wait_for(timeout=WAIT_MS)
     ARTIFACTS.mkdir(exist_ok=True)

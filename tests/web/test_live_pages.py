@@ -6,30 +6,16 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 
-from tournaments.events import services
-from tournaments.events.membership import grant_organizer_role
-from tournaments.models import Event, General, Report
-from tournaments.results import reporting
+from tests.web.conftest import grouped_event
+from tournaments.models import Event, Report
+from tournaments.results import recording, reporting
 
 pytestmark = pytest.mark.django_db
-NAMES = ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]
-
-
-@pytest.fixture
-def organizer():
-    return grant_organizer_role(get_user_model().objects.create_user("olga", password="pw"))
 
 
 @pytest.fixture
 def event(organizer):
-    event = services.create_event(name="Quay Open", slug="quay", actor=organizer)
-    User = get_user_model()
-    for name in NAMES:
-        general = General.objects.create(name=name, user=User.objects.create_user(name.lower(), password="pw"))
-        services.register(event, general, actor=general.user)  # the player enters their own general (R78)
-    services.close_registration(event, actor=organizer)
-    services.form_groups(event, 2, seed=7, actor=organizer)
-    return Event.objects.get(pk=event.pk)
+    return grouped_event(organizer, name="Quay Open", slug="quay", seed=7)
 
 
 def first_battle(event):
@@ -50,7 +36,7 @@ def test_an_unchanged_event_answers_304_and_a_recorded_result_gives_a_new_etag(c
     assert unchanged.status_code == 304 and unchanged.content == b"" and unchanged["ETag"] == etag
 
     battle = first_battle(event)
-    services.record_result(battle, kind="victory", winner=battle.general_a, condition="shackle", actor=organizer)
+    recording.record_result(battle, kind="victory", winner=battle.general_a, condition="shackle", actor=organizer)
     changed = revision(client, "/live/events/quay/", etag)
     assert changed.status_code == 200 and changed["ETag"] != etag
     assert revision(client, "/live/events/quay/", changed["ETag"]).status_code == 304
@@ -134,7 +120,7 @@ def test_a_refused_form_is_not_replaced_by_a_fresh_page(client, event, organizer
 
 def test_the_venue_screen_shows_standings_results_and_a_qr_code_to_the_event(client, event, organizer):
     battle = first_battle(event)
-    services.record_result(battle, kind="victory", winner=battle.general_a, condition="shackle", actor=organizer)
+    recording.record_result(battle, kind="victory", winner=battle.general_a, condition="shackle", actor=organizer)
     page = client.get("/events/quay/screen/").content.decode()
     assert "<svg" in page and "testserver/events/quay/" in page
     assert page.count('class="venue-table"') == 2 and 'data-rotate="12"' in page

@@ -18,13 +18,6 @@ def signed_in(user):
     return client
 
 
-@pytest.fixture
-def harbour():
-    olga = grant_organizer_role(User.objects.create_user("olga"))
-    event = services.create_event(name="Harbour Open", slug="harbour", actor=olga)
-    return event, olga
-
-
 def test_a_co_organizer_is_invited_on_the_page_and_accepts_on_hers(harbour):
     event, olga = harbour
     cora = grant_organizer_role(User.objects.create_user("cora"))

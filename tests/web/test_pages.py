@@ -5,7 +5,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from tests.reporting.conftest import REPLAYS, replay_between
+from tests.reporting.conftest import REPLAYS, replay_between, upload_shackle_on_the_page
+from tournaments import trust
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
 from tournaments.models import Event, General, Report
@@ -32,7 +33,7 @@ def test_creating_an_event_shows_refusals_on_the_field_and_keeps_what_was_typed(
                                             "forfeit_award_opp": 1, "forfeits_to_disqualify": 2})
     assert response.status_code == 302 and response["Location"] == "/events/recruits/manage/"
     event = Event.objects.get(slug="recruits")
-    assert event.variants == ["army_recruiting"] and event.is_organizer(organizer)
+    assert event.variants == ["army_recruiting"] and trust.may_organize(organizer, event)
 
 
 def test_an_organizer_registers_previews_and_forms_groups(client, organizer):
@@ -85,10 +86,7 @@ def test_a_player_reports_with_a_replay_upload_and_the_opponent_confirms(client,
     event, battle = started
     a, b = battle.general_a, battle.general_b
     client.force_login(a.user)
-    upload = SimpleUploadedFile("battle.json", json.dumps(replay_between("victory-shackle", a, b)).encode())
-    with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/battles/{battle.pk}/report/", {"kind": "victory", "winner": a.pk,
-                                                                 "condition": "shackle", "replay_file": upload})
+    response = upload_shackle_on_the_page(client, battle, django_capture_on_commit_callbacks)
     assert response.status_code == 302
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "Checked by the engine" in page and "Counts by itself in" in page and "Not decided yet" in page

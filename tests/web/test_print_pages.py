@@ -9,10 +9,13 @@ from django.contrib.auth import get_user_model
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from tests.tournaments.helpers import make_tournament, open_battles, victory
+from tournaments import trust
 from tournaments.eventday import archive, exports
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
+from tournaments.leagues import seasons
 from tournaments.models import Event, General
+from tournaments.results import recording
 
 pytestmark = pytest.mark.django_db
 
@@ -123,7 +126,7 @@ def test_the_import_page_is_for_granted_organizers_who_become_the_event_organize
     response = client.post("/events/import/", {"archive": SimpleUploadedFile("a.json", document),
                                                "slug": "quay-two"})
     assert response.status_code == 302 and response["Location"] == "/events/quay-two/manage/"
-    assert Event.objects.get(slug="quay-two").is_organizer(user)
+    assert trust.may_organize(user, Event.objects.get(slug="quay-two"))
 
 
 @pytest.fixture
@@ -132,10 +135,10 @@ def league():
     generals = [General.objects.create(name=name) for name in ("Ada", "Ben", "Cyd")]
     for general in generals:
         services.register(event, general)
-    season = services.open_season(event, "Autumn")
-    played = services.schedule_league_battle(season, generals[0], generals[1])
-    services.record_result(played, kind="victory", winner=generals[0], condition="crush")
-    services.schedule_league_battle(season, generals[1], generals[2])
+    season = seasons.open_season(event, "Autumn")
+    played = seasons.schedule_battle(season, generals[0], generals[1])
+    recording.record_result(played, kind="victory", winner=generals[0], condition="crush")
+    seasons.schedule_battle(season, generals[1], generals[2])
     return event, season, generals
 
 

@@ -14,9 +14,10 @@ from tournaments.domain import DomainError
 from tournaments.eventday import round_desk
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
+from tournaments.leagues import seasons
 from tournaments.models import AuditEntry, Event, General, Report
-from tournaments.results import reporting
-from tournaments.results.verdicts import variant_names
+from tournaments.results import recording, replays, reporting
+from tournaments.results.agreement import variant_names
 
 NAMES = ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]
 
@@ -73,7 +74,7 @@ def test_the_page_shows_each_battle_of_the_current_round_with_its_state_in_words
     report(reported, reported.general_a, **win(reported, reported.general_a))
     created = report(disputed, disputed.general_a, **win(disputed, disputed.general_a, "blunt"))
     reporting.dispute_report(created, user=disputed.general_b.user, reason="He conceded, no blunt")
-    services.record_result(counted, kind="stalemate", actor=organizer)
+    recording.record_result(counted, kind="stalemate", actor=organizer)
 
     client.force_login(organizer)
     response = client.get("/events/harbour-open/round/")
@@ -99,7 +100,7 @@ def test_the_desk_is_gathered_without_http(event):
     event, organizer = event
     waiting, reported, _third, counted = first_round(event)
     report(reported, reported.general_a, kind="resolve")
-    services.record_result(counted, kind="victory", winner=counted.general_b, condition="crush", actor=organizer)
+    recording.record_result(counted, kind="victory", winner=counted.general_b, condition="crush", actor=organizer)
     desk = round_desk.gather(event)
     states = {line.battle.pk: line.state for sheet in desk.sheets for line in sheet.lines}
     assert states[waiting.pk] == "waiting" and states[reported.pk] == "reported" and states[counted.pk] == "counted"
@@ -330,8 +331,8 @@ def test_a_league_season_is_run_from_the_same_page(client, db):
     ada, ben = (General.objects.create(name=n, user=User.objects.create_user(n.lower())) for n in ("Ada", "Ben"))
     for general in (ada, ben):
         services.register(league, general, actor=general.user)
-    season = services.open_season(league, "Autumn", actor=organizer)
-    battle = services.schedule_league_battle(season, ada, ben, actor=organizer)
+    season = seasons.open_season(league, "Autumn", actor=organizer)
+    battle = seasons.schedule_battle(season, ada, ben, actor=organizer)
     client.force_login(organizer)
     page = client.get("/events/pier/round/").content.decode()
     assert "Autumn — Scheduled battles" in page and "Waiting for a report" in line_of(page, battle)
@@ -429,7 +430,7 @@ def test_a_broken_upload_error_reads_well(client, event):
     assert "not valid JSON: Unterminated string starting at line 1, column 14." in page
     assert "at at" not in page
     with pytest.raises(DomainError) as refused:
-        reporting.read_replay_upload('{"a": 1,,}')
+        replays.read_replay_upload('{"a": 1,,}')
     assert "at at" not in str(refused.value) and "line 1, column 9" in str(refused.value)
 
 

@@ -9,6 +9,7 @@ from rest_framework.test import APIClient
 from tournaments import timezones
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
+from tournaments.leagues import seasons
 from tournaments.models import AuditEntry, Battle, Event, General, Report
 from tournaments.results import reporting
 
@@ -142,7 +143,7 @@ def test_the_landing_page_lists_ongoing_and_upcoming_events_before_past_ones(cli
                           ends_on=today + timedelta(days=31), venue="The Keep, Hall 2",
                           description="Two days of qualifiers.", time_zone="Europe/Berlin")
     running = services.create_event(name="Autumn League", slug="autumn", kind=Event.Kind.LEAGUE, actor=organizer)
-    services.open_season(running, "Autumn", actor=organizer)
+    seasons.open_season(running, "Autumn", actor=organizer)
     services.create_event(name="Secret Draft", slug="secret", actor=organizer, published=False)
     page = client.get("/").content.decode()
     assert page.index("Happening now") < page.index("Autumn League") < page.index("Coming up") \

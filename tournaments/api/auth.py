@@ -15,16 +15,10 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.throttling import BaseThrottle, ScopedRateThrottle
+from rest_framework.throttling import ScopedRateThrottle
 
+from tournaments.accounts import revoke_api_tokens
 from tournaments.api.parsers import JSONParser
-
-_client_identity = BaseThrottle()  # DRF's: REMOTE_ADDR, or X-Forwarded-For as API_NUM_PROXIES says
-
-
-def client_ip(request):
-    """The client's address as the throttles see it, for django-axes too (one notion of 'who')."""
-    return _client_identity.get_ident(request)
 
 
 def lockout_sentence():
@@ -55,8 +49,6 @@ class TokenView(ObtainAuthToken):
     def delete(self, request, *args, **kwargs):
         """Revokes your API tokens: every client using one is signed out. A new one is handed out at the
         next sign-in (POST). Changing or resetting your password does the same."""
-        from tournaments.accounts import revoke_api_tokens
-
         revoke_api_tokens(request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 

@@ -130,20 +130,24 @@ def conditional_answer(meta, head):
     return 200, headers, _document(head["event"], head["revision"])
 
 
-def scoreboard(request, slug):
-    from tournaments.api.views import EventViewSet
+def fast_poll(fallback):
+    """The scoreboard poll's view: answers an anonymous GET of a published event from the cached head;
+    hands everything else to `fallback`, the API's own scoreboard action (tournaments.api.urls)."""
 
-    # Token clients go through DRF, which authenticates them (a bad token is a 401, as everywhere).
-    head = _local_head(slug) if request.method == "GET" and "HTTP_AUTHORIZATION" not in request.META else None
-    if head is None or not head["published"]:
-        return EventViewSet.as_view({"get": "scoreboard"})(request, slug=slug)
-    wait = _throttled(request)
-    if wait is not None:
-        return JsonResponse({"detail": f"Request was throttled. Expected available in {wait} seconds.",
-                             "code": "throttled"}, status=429, headers={"Retry-After": str(wait)})
-    status, headers, document = conditional_answer(request.META, head)
-    response = HttpResponse(status=304) if document is None else \
-        HttpResponse(document, content_type="application/json")
-    for name, value in headers.items():
-        response[name] = value
-    return response
+    def scoreboard(request, slug):
+        # Token clients go through DRF, which authenticates them (a bad token is a 401, as everywhere).
+        head = _local_head(slug) if request.method == "GET" and "HTTP_AUTHORIZATION" not in request.META else None
+        if head is None or not head["published"]:
+            return fallback(request, slug=slug)
+        wait = _throttled(request)
+        if wait is not None:
+            return JsonResponse({"detail": f"Request was throttled. Expected available in {wait} seconds.",
+                                 "code": "throttled"}, status=429, headers={"Retry-After": str(wait)})
+        status, headers, document = conditional_answer(request.META, head)
+        response = HttpResponse(status=304) if document is None else \
+            HttpResponse(document, content_type="application/json")
+        for name, value in headers.items():
+            response[name] = value
+        return response
+
+    return scoreboard

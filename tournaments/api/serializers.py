@@ -6,7 +6,7 @@ from rest_framework import serializers
 
 from tournaments import trust
 from tournaments.domain import TIEBREAKERS, opp_awards
-from tournaments.events.services import GROUP_METHODS, battle_result, forfeit_offer
+from tournaments.events.services import GROUP_METHODS
 from tournaments.models import (
     VARIANT_KEYS,
     Adjudication,
@@ -23,6 +23,8 @@ from tournaments.models import (
     Report,
     Season,
 )
+from tournaments.results.recording import forfeit_offer
+from tournaments.standings.tables import battle_result
 
 
 class GeneralBriefSerializer(serializers.ModelSerializer):
@@ -67,6 +69,13 @@ class ClaimInputSerializer(serializers.Serializer):
     code = serializers.CharField(max_length=60, help_text="The one-use code the organizer handed out.")
 
 
+
+def _board_side(value, side):
+    if not 1 <= value <= 26:
+        raise serializers.ValidationError(f"The board's {side} is 1 to 26 zones (7 by default).")
+    return value
+
+
 class EventSerializer(serializers.ModelSerializer):
     variants = serializers.ListField(child=serializers.ChoiceField(choices=VARIANT_KEYS), required=False,
                                      max_length=len(VARIANT_KEYS))
@@ -94,14 +103,10 @@ class EventSerializer(serializers.ModelSerializer):
         return value
 
     def validate_board_width(self, value):
-        if not 1 <= value <= 26:
-            raise serializers.ValidationError("The board's width is 1 to 26 zones (7 by default).")
-        return value
+        return _board_side(value, "width")
 
     def validate_board_height(self, value):
-        if not 1 <= value <= 26:
-            raise serializers.ValidationError("The board's height is 1 to 26 zones (7 by default).")
-        return value
+        return _board_side(value, "height")
 
     def validate_forfeit_award_opp(self, value):
         if not 0 <= value <= 5:

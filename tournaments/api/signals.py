@@ -11,7 +11,7 @@ from tournaments.standings.queries import forget_scoreboard_head
 
 @receiver(post_save, sender=AuditEntry)
 def audit_entry_saved(sender, instance, **kwargs):
-    _forget_now_and_after_commit(instance.event.slug)  # services.audit passes the event: no query
+    _forget_now_and_after_commit(instance.event.slug)  # audit.record passes the event: no query
 
 
 @receiver(post_save, sender=Event)

@@ -13,6 +13,7 @@ router.register("invitations", views.InvitationViewSet, basename="invitation")
 router.register("organizer-invitations", views.OrganizerInvitationViewSet, basename="organizer-invitation")
 
 # The scoreboard's hot path comes first; it hands everything it does not answer to the router's action.
-urlpatterns = [path("events/<slug:slug>/scoreboard/", scoreboard.scoreboard, name="event-scoreboard-poll"),
+scoreboard_action = views.EventViewSet.as_view({"get": "scoreboard"})
+urlpatterns = [path("events/<slug:slug>/scoreboard/", scoreboard.fast_poll(scoreboard_action), name="event-scoreboard-poll"),
                path("me/", views.MeView.as_view(), name="me"),
                *router.urls]

@@ -33,10 +33,11 @@ from tournaments.api.permissions import (
     SeesReports,
 )
 from tournaments.api.scoreboard import conditional_answer
+from tournaments.domain import DomainError
 from tournaments.events import membership, services
 from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, General, Invitation, OrganizerInvitation, Report, Season
-from tournaments.results import confirmation, reporting
+from tournaments.results import arranged, confirmation, recording, replays, reporting
 from tournaments.standings import queries
 
 ERROR_BODY = inline_serializer("Error", {
@@ -58,15 +59,6 @@ class ScoreboardThrottle(AnonRateThrottle):
     scope = "scoreboard"
 
 
-def visible_events(user):
-    events = Event.objects.all()
-    if user.is_superuser:
-        return events
-    if user.is_authenticated:
-        return events.filter(Q(published=True) | Q(organizers=user)).distinct()
-    return events.filter(published=True)
-
-
 class EventFilter(filters.FilterSet):
     class Meta:
         model = Event
@@ -83,7 +75,7 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
     filterset_class = EventFilter
 
     def get_queryset(self):
-        return visible_events(self.request.user).select_related("victor").prefetch_related("organizers") \
+        return trust.visible_events(self.request.user).select_related("victor").prefetch_related("organizers") \
             .order_by("-created_at", "id")
 
     def get_object(self):
@@ -109,9 +101,8 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
             event = services.change_rules(event, actor=self.request.user, **rule_changes)
         if "confirmation_minutes" in data:
             event = confirmation.set_window(event, data.pop("confirmation_minutes"), actor=self.request.user)
-        for field, value in data.items():
-            setattr(event, field, value)
-        event.save()
+        if data:
+            event = services.change_details(event, actor=self.request.user, **data)
         serializer.instance = event
 
     @extend_schema(responses={200: s.RegistrationSerializer(many=True)}, methods=["GET"])
@@ -157,7 +148,7 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
         payload.is_valid(raise_exception=True)
         general = payload.validated_data.get("general") or trust.general_of(request.user)
         if general is None:
-            raise reporting.DomainError("You have no general to withdraw.", field="general")
+            raise DomainError("You have no general to withdraw.", field="general")
         services.withdraw(event, general, actor=request.user, reason=payload.validated_data["reason"])
         return Response(s.RegistrationSerializer(event.registrations.get(general=general)).data)
 
@@ -313,7 +304,7 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
         a confirmation, the window or an organizer) come with it in the `X-Disqualification-Offers`
         header, their names at `offers/` (the body stays the list of reports)."""
         event = self.get_object()
-        offers = services.disqualification_offers(event)
+        offers = recording.disqualification_offers(event)
         return Response(s.ReportSerializer(reporting.open_reports(event), many=True).data, headers={
             "X-Disqualification-Offers": ",".join(str(general.pk) for general in offers),
             "Link": f'<{request.build_absolute_uri(reverse("event-offers", args=[event.slug]))}>; rel="offers"'})
@@ -323,7 +314,7 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
     def offers(self, request, slug=None):
         """R68: generals whose forfeits on record reach the event's limit and who are not
         disqualified: disqualification is offered to the organizer, not applied."""
-        return Response(s.GeneralBriefSerializer(services.disqualification_offers(self.get_object()),
+        return Response(s.GeneralBriefSerializer(recording.disqualification_offers(self.get_object()),
                                                  many=True).data)
 
     @extend_schema(responses={200: s.AuditEntrySerializer(many=True), 403: ERROR})
@@ -345,7 +336,7 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
         event = self.get_object()
         payload = s.SeasonSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
-        season = services.open_season(event, payload.validated_data["name"], actor=request.user)
+        season = seasons.open_season(event, payload.validated_data["name"], actor=request.user)
         return Response(s.SeasonSerializer(season).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(responses={200: inline_serializer("Scoreboard", {
@@ -383,9 +374,7 @@ def report_payload(request, serializer_class=None):
     else:
         data = dict(request.data)
     if upload is not None:
-        if upload.size > reporting.MAX_REPLAY_BYTES:
-            raise reporting.DomainError(f"The replay is {upload.size:,} bytes; the limit is "
-                                        f"{reporting.MAX_REPLAY_BYTES:,} (1 MiB).", field="replay")
+        replays.refuse_oversized_replay(upload.size)  # before reading it into memory
         raw = upload.read()
         data.pop("replay", None)
     else:
@@ -462,7 +451,7 @@ class BattleViewSet(IdempotentPosts, BattleReportsMixin, mixins.DestroyModelMixi
         return battle
 
     def get_queryset(self):
-        return (Battle.objects.filter(event__in=visible_events(self.request.user))
+        return (Battle.objects.filter(event__in=trust.visible_events(self.request.user))
                 .select_related("event", "group", "season", "general_a", "general_b")
                 .prefetch_related(Prefetch("reports", queryset=s.counted_verdicts(), to_attr="counted_verdicts"))
                 .order_by("event_id", "group_id", "season_id", "playoff", "round", "number", "id"))
@@ -501,7 +490,7 @@ class ReportViewSet(IdempotentPosts, mixins.RetrieveModelMixin, viewsets.Generic
     permission_classes = [IsAuthenticated]
 
     def get_queryset(self):
-        reports = Report.objects.filter(battle__event__in=visible_events(self.request.user))
+        reports = Report.objects.filter(battle__event__in=trust.visible_events(self.request.user))
         return trust.visible_reports(self.request.user, reports).select_related(*REPORT_RELATED)
 
     def get_object(self):
@@ -710,7 +699,7 @@ class SeasonViewSet(IdempotentPosts, viewsets.GenericViewSet):
     permission_classes = [IsAuthenticatedOrReadOnly, IsEventOrganizerOrReadOnly]
 
     def get_queryset(self):
-        return Season.objects.filter(event__in=visible_events(self.request.user)).select_related(
+        return Season.objects.filter(event__in=trust.visible_events(self.request.user)).select_related(
             "event", "champion")
 
     @extend_schema(request=None, responses={200: s.SeasonClosedSerializer, **ERRORS})
@@ -749,15 +738,15 @@ class SeasonViewSet(IdempotentPosts, viewsets.GenericViewSet):
         season = self.get_object()
         data, raw_replay = report_payload(request, s.LeagueBattleInputSerializer)
         if "opponent" in data:
-            me = reporting.general_of_user(request.user)  # a member: SchedulesOrReportsSeasonBattles
-            report = seasons.report_arranged_battle(
+            me = trust.general_of(request.user)  # a member: SchedulesOrReportsSeasonBattles
+            report = arranged.report_arranged_battle(
                 season, user=request.user, me=me, opponent=data["opponent"], kind=data["kind"],
                 winner=data.get("winner"), condition=data.get("condition", ""),
                 forfeited_by=data.get("forfeited_by"), player_1=data.get("player_1"), replay=raw_replay)
             battle_pk = report.battle_id
         elif "result" in data:  # an organizer: SchedulesOrReportsSeasonBattles
-            battle_pk = seasons.record_arranged_battle(season, data["general_a"], data["general_b"],
-                                                       actor=request.user, **data["result"]).battle.pk
+            battle_pk = arranged.record_arranged_battle(season, data["general_a"], data["general_b"],
+                                                        actor=request.user, **data["result"]).battle.pk
         else:
             battle_pk = seasons.schedule_battle(season, data["general_a"], data["general_b"],
                                                 actor=request.user).pk

@@ -16,7 +16,6 @@ from tournaments.domain.partitions import (
 from tournaments.domain.playoffs import PlayoffState, next_playoff_pairings
 from tournaments.domain.round_robin import Pairing, round_robin
 from tournaments.domain.standings import (
-    CONDITION_METRICS,
     COUNTERS,
     METRICS_BY_KEY,
     TIEBREAKERS,
@@ -31,7 +30,7 @@ from tournaments.domain.standings import (
 )
 
 __all__ = [
-    "CONDITION_METRICS", "COUNTERS", "rank_tallies",
+    "COUNTERS", "rank_tallies",
     "DEFAULT_FORFEIT_AWARD", "METRICS_BY_KEY", "OPP_FOR_CONDITION", "TIEBREAKERS", "VICTORY_CONDITIONS",
     "BattleResult", "Conflict", "Decision", "DomainError", "ForfeitAward", "Kind", "Metric", "NotAllowed",
     "Outcome", "Pairing", "PlayoffState", "StandingRow", "assign_random", "assign_snake", "check_partition", "compute_standings",

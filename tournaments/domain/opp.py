@@ -6,20 +6,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules_engine.conditions import RESOLVE_OPP, STALEMATE_OPP, VICTORY_OPP
 from tournaments.domain.outcomes import BattleResult, Kind
 
-# R21: the victor's OPP by condition; the loser of any of these gets 0.
-OPP_FOR_CONDITION: dict[str, int] = {
-    "overpower": 1,
-    "crush": 3,
-    "shackle": 5,
-    "paralyze": 3,
-    "blunt": 2,
-    "forced_surrender": 1,
-    "voluntary_surrender": 1,
-}
-STALEMATE_OPP = -1  # each general (R21)
-RESOLVE_OPP = -10  # each general (R21)
+# R21, from the one table of rules_engine/conditions.py: the victor's OPP by condition (the loser of
+# any of these gets 0); STALEMATE_OPP and RESOLVE_OPP for each general.
+OPP_FOR_CONDITION: dict[str, int] = {condition.value: opp for condition, opp in VICTORY_OPP.items()}
+__all__ = ["OPP_FOR_CONDITION", "RESOLVE_OPP", "STALEMATE_OPP", "UNPLAYED_DQ_OPP", "ForfeitAward", "opp_awards"]
 UNPLAYED_DQ_OPP = 1  # the opponent of a disqualified general, per battle not fought (R23)
 
 

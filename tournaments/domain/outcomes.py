@@ -7,10 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rules_engine.conditions import Condition
 from tournaments.domain.errors import DomainError
 
-VICTORY_CONDITIONS = ("overpower", "crush", "shackle", "paralyze", "blunt", "forced_surrender",
-                      "voluntary_surrender")
+# The conditions a victory is won by: the one vocabulary of rules_engine/conditions.py (R21).
+VICTORY_CONDITIONS = tuple(condition.value for condition in Condition)
 
 
 class Kind(StrEnum):

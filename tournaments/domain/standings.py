@@ -4,17 +4,22 @@
 results in, ordered rows out. OPP are the sums of `opp_awards` per battle, so a table and the
 per-battle figures (crosstables) can never disagree.
 
-The order of `TIEBREAKERS` is the order of the rules; views render one column per metric from it,
-so adding a metric is one entry here and one counter in `_tally`.
+The order of `TIEBREAKERS` is the order of the rules. Each entry says how a battle counts for it, and
+views and the database's counting follow the table, so adding a tie-breaker is one entry there and
+one field of `StandingRow` (an assertion below names a field nobody fills).
 """
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields, replace
 
+from rules_engine.conditions import Condition
 from tournaments.domain.errors import DomainError
 from tournaments.domain.opp import DEFAULT_FORFEIT_AWARD, ForfeitAward, opp_awards
 from tournaments.domain.outcomes import BattleResult, Kind
+
+# How one decided, non-playoff battle counts for one of its generals: (result, general, forfeit award) -> n.
+Rule = Callable[[BattleResult, str, ForfeitAward], int]
 
 
 @dataclass(frozen=True)
@@ -23,23 +28,54 @@ class Metric:
     label: str
     short: str  # column heading
     higher_is_better: bool
+    counts: Rule  # what one battle adds to it for one general
 
 
-# R24, the seed's order: OPP, then Tie Breakers 1-7.
+def _won(result, general):
+    return result.outcome.kind is Kind.VICTORY and result.outcome.winner == general
+
+
+def _victory_by(condition: Condition) -> Rule:
+    return lambda result, general, award: int(_won(result, general) and result.outcome.condition == condition)
+
+
+def _each_general_of(kind: Kind) -> Rule:
+    return lambda result, general, award: int(result.outcome.kind is kind)
+
+
+def _forfeited(result, general):
+    return result.outcome.kind is Kind.FORFEIT and result.outcome.forfeited_by == general
+
+
+# R24, the seed's order: OPP, then Tie Breakers 1-7. One entry per figure: its words, its direction and
+# how a battle counts for it; the views render one column per entry, the database's counting
+# (tournaments/standings/tallies.py) follows the rules here, and StandingRow has one field per key.
 TIEBREAKERS: tuple[Metric, ...] = (
-    Metric("opp", "Organized Play Points", "OPP", True),
-    Metric("victories", "Victories", "V", True),
-    Metric("shackle_victories", "Victories by Shackle", "Sh", True),
-    Metric("crush_victories", "Victories by Crush", "Cr", True),
-    Metric("paralyze_victories", "Victories by Paralyze", "Pa", True),
-    Metric("blunt_victories", "Victories by Blunt", "Bl", True),
-    Metric("stalemate_defeats", "Defeats by Stalemate", "St", False),
-    Metric("resolve_defeats", "Defeats by Resolve", "Re", False),
+    Metric("opp", "Organized Play Points", "OPP", True,
+           lambda result, general, award: opp_awards(result, award)[general]),
+    Metric("victories", "Victories", "V", True,  # R22: a forfeit won counts when the award says so
+           lambda result, general, award: int(_won(result, general) or (
+               award.counts_as_victory and result.outcome.kind is Kind.FORFEIT and result.outcome.winner == general))),
+    Metric("shackle_victories", "Victories by Shackle", "Sh", True, _victory_by(Condition.SHACKLE)),
+    Metric("crush_victories", "Victories by Crush", "Cr", True, _victory_by(Condition.CRUSH)),
+    Metric("paralyze_victories", "Victories by Paralyze", "Pa", True, _victory_by(Condition.PARALYZE)),
+    Metric("blunt_victories", "Victories by Blunt", "Bl", True, _victory_by(Condition.BLUNT)),
+    # both generals of a Stalemate lose by Stalemate (seed, R21); likewise for Resolve
+    Metric("stalemate_defeats", "Defeats by Stalemate", "St", False, _each_general_of(Kind.STALEMATE)),
+    Metric("resolve_defeats", "Defeats by Resolve", "Re", False, _each_general_of(Kind.RESOLVE)),
 )
 METRICS_BY_KEY: dict[str, Metric] = {metric.key: metric for metric in TIEBREAKERS}
 
-CONDITION_METRICS = {"shackle": "shackle_victories", "crush": "crush_victories",
-                     "paralyze": "paralyze_victories", "blunt": "blunt_victories"}
+# Figures shown beside the tie-breakers that never order a table.
+OTHER_FIGURES: dict[str, Rule] = {
+    # battles fought or forfeited; not the battles unplayed because of a disqualification (R72, R23)
+    "played": lambda result, general, award: int(result.outcome.kind is not Kind.UNPLAYED_DQ),
+    # lost to a victor or by forfeit; Stalemate and Resolve are counted on their own
+    "defeats": lambda result, general, award: int(
+        (result.outcome.kind is Kind.VICTORY and result.outcome.winner != general) or _forfeited(result, general)),
+    "forfeits": lambda result, general, award: int(_forfeited(result, general)),  # R22
+}
+_RULES = tuple((metric.key, metric.counts) for metric in TIEBREAKERS) + tuple(OTHER_FIGURES.items())
 
 
 @dataclass(frozen=True)
@@ -71,8 +107,7 @@ class StandingRow:
         return _sort_key({m.key: self.figure(m.key) for m in TIEBREAKERS})
 
 
-COUNTERS = ("opp", "victories", "shackle_victories", "crush_victories", "paralyze_victories",
-            "blunt_victories", "stalemate_defeats", "resolve_defeats", "played", "defeats", "forfeits", "pending")
+COUNTERS = (*(key for key, _ in _RULES), "pending")  # pending: scheduled battles not decided yet
 
 
 def general_order(key: str) -> tuple:
@@ -93,33 +128,13 @@ def _tally(generals, results, forfeit_award):
                                   field="results")
         if result.playoff:
             continue  # R24: playoff battles never change OPP totals or tie-break figures
-        outcome = result.outcome
-        if outcome is None:
-            for general in result.generals:
-                tallies[general]["pending"] += 1
-            continue
-        for general, opp in opp_awards(result, forfeit_award).items():
-            tallies[general]["opp"] += opp
-        kind = outcome.kind
-        if kind is Kind.VICTORY:
-            tallies[outcome.winner]["victories"] += 1
-            if outcome.condition in CONDITION_METRICS:
-                tallies[outcome.winner][CONDITION_METRICS[outcome.condition]] += 1
-            tallies[result.opponent(outcome.winner)]["defeats"] += 1
-        elif kind is Kind.FORFEIT:
-            if forfeit_award.counts_as_victory:  # R22: by Forced Surrender, which has no tie-breaker of its own
-                tallies[outcome.winner]["victories"] += 1
-            tallies[outcome.forfeited_by]["forfeits"] += 1
-            tallies[outcome.forfeited_by]["defeats"] += 1
-        elif kind is Kind.STALEMATE:
-            for general in result.generals:
-                tallies[general]["stalemate_defeats"] += 1
-        elif kind is Kind.RESOLVE:
-            for general in result.generals:
-                tallies[general]["resolve_defeats"] += 1
-        if kind is not Kind.UNPLAYED_DQ:  # R23: 1 OPP to the opponent, but no battle and no Victory
-            for general in result.generals:
-                tallies[general]["played"] += 1
+        for general in result.generals:
+            counters = tallies[general]
+            if result.outcome is None:
+                counters["pending"] += 1
+                continue
+            for key, counts in _RULES:
+                counters[key] += counts(result, general, forfeit_award)
     return tallies
 
 

@@ -140,7 +140,7 @@ def read_archive(raw: bytes):
     """The archive document of a file's bytes, read with the API's limits: at most the API's body size
     (settings.OPP_MAX_REQUEST_BYTES), its nesting depth and its number length (tournaments.api.parsers);
     else `ArchiveError` saying which limit the file breaks."""
-    from tournaments.api.parsers import JSONRefused, load_json
+    from tournaments.json_input import JSONRefused, load_json
 
     limit = settings.OPP_MAX_REQUEST_BYTES
     if len(raw) > limit:

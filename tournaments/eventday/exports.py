@@ -14,8 +14,8 @@ import re
 from dataclasses import dataclass
 
 from tournaments.domain import TIEBREAKERS, opp_awards
-from tournaments.events.services import battle_result, group_standings, season_standings
 from tournaments.models import Battle, Group
+from tournaments.standings.tables import battle_result, group_standings, season_standings
 
 EXPORTS = ("registrations", "schedule", "results", "standings")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 import rules_engine
-from tournaments.results.verdicts import CONDITION_WORDS, map_generals
+from tournaments.results.agreement import CONDITION_WORDS, map_generals
 
 SIDES = ("p1", "p2")
 FACING_WORDS = {"N": "north", "E": "east", "S": "south", "W": "west"}

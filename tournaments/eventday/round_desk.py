@@ -21,15 +21,34 @@ from django.http import Http404
 from django.utils import timezone
 
 from tournaments import trust
-from tournaments.models import Adjudication, Battle, Group, Report
+from tournaments.domain import Conflict
+from tournaments.models import Adjudication, Battle, General, Group, Report
 from tournaments.results import reporting
-from tournaments.results.verdicts import CONDITION_WORDS, _variants_sentence, map_generals
+from tournaments.results.agreement import claim_text, map_generals, variants_sentence
 from tournaments.standings.queries import schedule_by_round
-from tournaments.web.forms import ResultForm
 
 LABELS = {"waiting": "Waiting for a report", "reported": "Reported", "checking": "Being checked by the engine",
           "checked": "Checked by the engine", "disputed": "Disputed", "counted": "Counted"}
 DECIDABLE = (*Report.AWAITING_STATUSES, Report.Status.DISPUTED, Report.Status.FAILED)
+
+
+def result_form_initial(battle, *, kind, winner_id=None, condition="", forfeited_by_id=None, player_1_id=None):
+    """The values the result form (tournaments.web.forms.ResultForm) starts from, for a result (a
+    report's, a verdict's, a counted one): a surrender is named by who surrendered, as the form asks."""
+    if kind == "victory" and condition.endswith("_surrender") and winner_id:
+        loser = battle.general_b_id if winner_id == battle.general_a_id else battle.general_a_id
+        initial = {"kind": "surrender", "surrendered_by": loser, "surrender": condition}
+    elif kind == "victory":
+        initial = {"kind": kind, "winner": winner_id, "condition": condition}
+    elif kind == "forfeit":
+        return {"kind": kind, "forfeited_by": forfeited_by_id}
+    elif kind in ("stalemate", "resolve"):
+        initial = {"kind": kind}
+    else:
+        return {}
+    if player_1_id:
+        initial["player_1"] = player_1_id
+    return initial
 
 
 @dataclass
@@ -42,14 +61,14 @@ class Line:
     sentence: str  # what is happening, in words
     report: Report | None = None  # the open report the state is about
     engine: str = ""  # the engine's sentence about that report
-    verdict: dict | None = None  # the result the engine's verdict gives, when it differs from the report
+    verdict: VerdictResult | None = None  # the result the engine's verdict gives, when it differs from the report
     verdict_text: str = ""
     claim: str = ""  # the open report's result in words
     confirm_by: datetime | None = None  # when a waiting report counts by itself
     since: datetime | None = None  # when a dispute began
     initial: dict = field(default_factory=dict)  # where the result form starts
     own: bool = False  # the organizer's own battle: another organizer decides it (R90)
-    form: ResultForm | None = None  # set by the page
+    form: object | None = None  # the page's bound or fresh ResultForm
 
     @property
     def label(self):
@@ -89,14 +108,6 @@ class Desk:
 
 # --- reading one battle -----------------------------------------------------------------------------
 
-def claim_text(kind, winner, condition, forfeited_by):
-    if kind == Battle.Kind.VICTORY:
-        return f"{winner.name} wins by {CONDITION_WORDS.get(condition, condition)}"
-    if kind == Battle.Kind.FORFEIT:
-        return f"{forfeited_by.name} forfeits"
-    return Battle.Kind(kind).label
-
-
 def _reporter(report):
     general = trust.reporting_general(report)
     if general is not None:
@@ -104,9 +115,22 @@ def _reporter(report):
     return report.reported_by.username if report.reported_by_id else "someone"
 
 
-def verdict_result(report):
-    """The result the engine's verdict gives for the report's battle ({kind, winner, condition,
-    player_1} with Generals), or None when there is none to accept: no verdict yet, an illegal or
+@dataclass(frozen=True)
+class VerdictResult:
+    """The result an engine's verdict gives for a battle, in the battle's own generals."""
+
+    kind: str  # "victory", "stalemate" or "resolve"
+    winner: General | None  # the victor, for a victory
+    condition: str  # a victory's condition, else ""
+    player_1: General  # who played p1 in the replay
+
+    def differs_from(self, report):
+        return (self.kind, getattr(self.winner, "pk", None), self.condition) != (
+            report.kind, report.winner_id, report.condition or "")
+
+
+def verdict_result(report) -> VerdictResult | None:
+    """The result the engine's verdict gives for the report's battle, or None when there is none to accept: no verdict yet, an illegal or
     unfinished battle, a replay of other generals or with other Rules Variants than the event's."""
     adjudication = _adjudication(report)
     verdict = adjudication.verdict if adjudication and adjudication.state == Adjudication.State.DONE else None
@@ -119,14 +143,14 @@ def verdict_result(report):
     if not isinstance(document, dict):
         return None
     mapped, problem = map_generals(document, report.battle)
-    if problem or _variants_sentence(document, report.battle.event):
+    if problem or variants_sentence(document, report.battle.event):
         return None
     outcome = verdict["outcome"]
     winner = mapped.get(verdict.get("winner")) if outcome == "victory" else None
     if outcome == "victory" and (winner is None or verdict.get("condition") not in Battle.Condition.values):
         return None
-    return {"kind": outcome, "winner": winner, "condition": (verdict.get("condition") or "") if winner else "",
-            "player_1": mapped["p1"]}
+    return VerdictResult(kind=outcome, winner=winner, condition=(verdict.get("condition") or "") if winner else "",
+                         player_1=mapped["p1"])
 
 
 def _adjudication(report):
@@ -156,7 +180,7 @@ def line_for(battle, report, *, table=0, now=None):
     line = Line(battle=battle, table=table, state="waiting", sentence="No report yet.")
     if battle.kind:
         line.state, line.sentence = "counted", f"{battle.outcome_text()}."
-        line.initial = ResultForm.initial_for(battle, kind=battle.kind, winner_id=battle.winner_id,
+        line.initial = result_form_initial(battle, kind=battle.kind, winner_id=battle.winner_id,
                                               condition=battle.condition, forfeited_by_id=battle.forfeited_by_id,
                                               player_1_id=battle.player_1_id)
         return line
@@ -186,18 +210,15 @@ def line_for(battle, report, *, table=0, now=None):
             why = f"disputed: {report.status_reason}"
         line.sentence = f"{_reporter(report)} reported {claim}; {why}"
     verdict = verdict_result(report)
-    if verdict is not None and (verdict["kind"], getattr(verdict["winner"], "pk", None), verdict["condition"]) != (
-            report.kind, report.winner_id, report.condition or ""):
+    if verdict is not None and verdict.differs_from(report):
         line.verdict = verdict
-        line.verdict_text = claim_text(verdict["kind"], verdict["winner"], verdict["condition"], None)
-    source = line.verdict or {"kind": report.kind, "winner": report.winner, "condition": report.condition,
-                              "forfeited_by": report.forfeited_by, "player_1": report.player_1}
-    if line.verdict and report.player_1_id and not source.get("player_1"):
-        source["player_1"] = report.player_1
-    line.initial = ResultForm.initial_for(
-        battle, kind=source["kind"], winner_id=getattr(source.get("winner"), "pk", None),
-        condition=source.get("condition") or "", forfeited_by_id=getattr(source.get("forfeited_by"), "pk", None),
-        player_1_id=getattr(source.get("player_1"), "pk", None))
+        line.verdict_text = claim_text(verdict.kind, verdict.winner, verdict.condition, None)
+        line.initial = result_form_initial(battle, kind=verdict.kind, winner_id=getattr(verdict.winner, "pk", None),
+                                           condition=verdict.condition, player_1_id=verdict.player_1.pk)
+    else:
+        line.initial = result_form_initial(battle, kind=report.kind, winner_id=report.winner_id,
+                                           condition=report.condition or "", forfeited_by_id=report.forfeited_by_id,
+                                           player_1_id=report.player_1_id)
     return line
 
 
@@ -308,13 +329,13 @@ def accept_verdict(report, *, user):
                                            "winner", "forfeited_by", "player_1", "reported_by").get(pk=report.pk)
     verdict = verdict_result(report)
     if verdict is None:
-        raise reporting.Conflict("The engine's verdict gives no result to accept for this report.")
-    text = claim_text(verdict["kind"], verdict["winner"], verdict["condition"], None)
+        raise Conflict("The engine's verdict gives no result to accept for this report.")
+    text = claim_text(verdict.kind, verdict.winner, verdict.condition, None)
     engine = _adjudication(report).engine_version
     return reporting.override_report(
         report, user=user, reason=f"Accepted the rules engine's verdict{f' ({engine})' if engine else ''}: {text}.",
-        kind=verdict["kind"], winner=verdict["winner"], condition=verdict["condition"], forfeited_by=None,
-        player_1=verdict["player_1"]).recorded
+        kind=verdict.kind, winner=verdict.winner, condition=verdict.condition, forfeited_by=None,
+        player_1=verdict.player_1).recorded
 
 
 def record(battle, *, user, outcome, reason=""):

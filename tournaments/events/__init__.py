@@ -1,0 +1,1 @@
+"""An event's steps: creation and rules, registration and membership, qualifying groups, disqualification, advancement."""

@@ -15,8 +15,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from tournaments import locks, trust
+from tournaments.audit import record as audit
 from tournaments.domain import Conflict, DomainError
-from tournaments.events.services import CONSENT, audit, register, registration_refusal
+from tournaments.events.services import CONSENT, register, registration_refusal
 from tournaments.models import Event, General, Invitation, OrganizerInvitation, name_key
 
 

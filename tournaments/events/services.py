@@ -1,7 +1,9 @@
-"""Every organizer and player step, one transaction each.
+"""An event's steps, one transaction each: creation and its rules, registration, qualifying groups,
+disqualification, and advancement (group winners, the Final Group, the Victor, R24).
 
-Views, the API, management commands and the demo all call these functions; none of them writes
-models directly. A refused step raises `DomainError` (or `Conflict` when the event's state forbids
+Views, the API, management commands and the demo call these functions and the other packages'
+services (`tournaments.results`, `tournaments.leagues`, `tournaments.events.membership`); none of
+them writes models directly. A refused step raises `DomainError` (or `Conflict` when the event's state forbids
 it) with a sentence for the user, and the transaction leaves nothing half-done. Each change is
 written to the audit trail with its actor, the value before and the reason.
 """
@@ -11,16 +13,13 @@ import random
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.db.models import Exists, Max, OuterRef, Q
+from django.db.models import Max, Q
 from django.utils import timezone
 
-from tournaments import locks, trust
+from tournaments import audit, locks, trust
 from tournaments.domain import (
-    BattleResult,
     Conflict,
     DomainError,
-    Kind,
-    Outcome,
     assign_random,
     assign_snake,
     check_partition,
@@ -28,51 +27,26 @@ from tournaments.domain import (
     decide_place,
     next_playoff_pairings,
     possible_partitions,
-    rank_tallies,
     round_robin,
     validate_manual,
 )
 from tournaments.leagues import seasons
 from tournaments.models import (
     VARIANT_KEYS,
-    AuditEntry,
     Battle,
     Disqualification,
     Event,
-    General,
     Group,
     GroupMember,
     Invitation,
     Registration,
-    Report,
 )
-from tournaments.standings.tallies import count_in_database
+from tournaments.standings import tables
 
 GROUP_METHODS = ("random", "seeded", "manual")
 
 
 # --- audit -------------------------------------------------------------------------------------
-
-def audit(event, actor, action, subject, *, before=None, after=None, reason=""):
-    AuditEntry.objects.create(event=event, actor=actor if getattr(actor, "pk", None) else None,
-                              action=action, subject=subject, before=before, after=after, reason=reason)
-
-
-def battle_snapshot(battle):
-    """The result fields of a battle as the audit trail keeps them."""
-    return {
-        "kind": battle.kind or None,
-        "winner": battle.winner.name if battle.winner_id else None,
-        "condition": battle.condition or None,
-        "forfeited_by": battle.forfeited_by.name if battle.forfeited_by_id else None,
-        "player_1": battle.player_1.name if battle.player_1_id else None,
-        "respect_shown": battle.respect_shown,
-    }
-
-
-def _locked(event):
-    """Serialise concurrent steps on one event: lock 1 of the one lock order (tournaments/locks.py)."""
-    return locks.event(event)
 
 
 # --- events and rules ---------------------------------------------------------------------------
@@ -123,7 +97,7 @@ def create_event(*, name, slug, kind=Event.Kind.TOURNAMENT, organizers=(), varia
     if owner is not None:  # the creator owns the event; co-organizers cannot remove them
         event.owner = owner
         event.save(update_fields=["owner"])
-    audit(event, actor, "event created", event.name, after=_rules_snapshot(event))
+    audit.record(event, actor, "event created", event.name, after=_rules_snapshot(event))
     return event
 
 
@@ -156,7 +130,7 @@ def _check_pair_limit_setting(value):
 def change_rules(event, *, actor=None, reason="", **changes):
     """Variants, battalion count and the forfeit award are fixed for the whole event once it starts
     (seed: Organized Play; R22)."""
-    event = _locked(event)
+    event = locks.event(event)
     if actor is not None:
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if event.has_started:
@@ -176,14 +150,39 @@ def change_rules(event, *, actor=None, reason="", **changes):
     for field, value in changes.items():
         setattr(event, field, value)
     event.save()
-    audit(event, actor, "rules changed", event.name, before=before, after=_rules_snapshot(event), reason=reason)
+    audit.record(event, actor, "rules changed", event.name, before=before, after=_rules_snapshot(event), reason=reason)
+    return event
+
+
+# What an organizer may change at any time, audited as "details changed" (the rules: `change_rules`).
+DETAIL_FIELDS = ("name", "description", "venue", "starts_on", "ends_on", "time_zone", "published")
+
+
+def event_details(event):
+    """The event's details as `change_details` takes them."""
+    return {field: getattr(event, field) for field in DETAIL_FIELDS}
+
+
+@transaction.atomic
+def change_details(event, *, actor, **details):
+    """Presentation only (no rule changes): audited as "details changed" with before and after."""
+    event = locks.event(event)
+    before = event_details(event)
+    for field, value in details.items():
+        if field in DETAIL_FIELDS:
+            setattr(event, field, value)
+    event.full_clean(exclude=[f.name for f in Event._meta.fields if f.name not in DETAIL_FIELDS])
+    after = event_details(event)
+    changed = [field for field in DETAIL_FIELDS if before[field] != after[field]]
+    if changed:
+        event.save()
+        text = {field: str(value) if value is not None else None for field, value in before.items()}
+        audit.record(event, actor, "details changed", event.name, before={f: text[f] for f in changed},
+                     after={f: str(after[f]) if after[f] is not None else None for f in changed})
     return event
 
 
 # --- registration -----------------------------------------------------------------------------
-
-def active_registrations(event):
-    return event.registrations.filter(status=Registration.Status.ACTIVE).select_related("general")
 
 
 def registration_refusal(event):
@@ -207,7 +206,7 @@ CONSENT = ("{name} belongs to a player: only they enter it into an event, by reg
 def register(event, general, *, actor=None, seed=None):
     """Enters a general: a claimed general only by its own player (their consent, R78); an
     unclaimed one by an organizer. `actor=None` is the server's own use, for unclaimed generals."""
-    event = _locked(event)
+    event = locks.event(event)
     trust.require(trust.may_enter(actor, general), CONSENT.format(name=general.name))
     if general.user_id is None and actor is not None:
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
@@ -231,8 +230,8 @@ def register(event, general, *, actor=None, seed=None):
     event.invitations.filter(general=general, status=Invitation.Status.PENDING).update(
         status=Invitation.Status.ACCEPTED, answered_at=timezone.now())
     seasons.after_registered(event, general)
-    audit(event, actor, "registered", general.name, after={"number": registration.number},
-          reason="Registered by the player." if general.user_id and actor is not None else "")
+    audit.record(event, actor, "registered", general.name, after={"number": registration.number},
+                 reason="Registered by the player." if general.user_id and actor is not None else "")
     return registration
 
 
@@ -240,7 +239,7 @@ def register(event, general, *, actor=None, seed=None):
 def withdraw(event, general, *, actor=None, reason=""):
     """The player withdraws their general (or an organizer withdraws a registration) while
     registration is open."""
-    event = _locked(event)
+    event = locks.event(event)
     own = actor is not None and general.user_id is not None and general.user_id == actor.pk
     trust.require(actor is None or own or trust.may_organize(actor, event),
                   f"Only {general.name}'s player or an organizer of {event.name} may withdraw them.")
@@ -256,8 +255,8 @@ def withdraw(event, general, *, actor=None, reason=""):
     seasons.before_withdrawal(event, general)
     registration.status, registration.status_reason = Registration.Status.WITHDRAWN, reason
     registration.save()
-    audit(event, actor, "withdrawn", general.name, before={"status": "active"},
-          after={"status": "withdrawn"}, reason=reason or ("Withdrawn by the player." if own else ""))
+    audit.record(event, actor, "withdrawn", general.name, before={"status": "active"},
+                 after={"status": "withdrawn"}, reason=reason or ("Withdrawn by the player." if own else ""))
 
 
 ODD_RULE_REASON_START = "Registered last while the field was odd"
@@ -265,7 +264,7 @@ ODD_RULE_REASON_START = "Registered last while the field was odd"
 
 def odd_registration_warning(event):
     """What closing registration now would do, for the organizer's page (seed: Qualifying Stage)."""
-    active = list(active_registrations(event))
+    active = list(event.active_registrations())
     if len(active) % 2 == 0:
         return None
     last = active[-1]
@@ -277,15 +276,15 @@ def odd_registration_warning(event):
 def close_registration(event, *, actor=None):
     """Closes registration (the state moves on, R78) and applies the odd-number rule (R71); returns
     the eliminated registration or None."""
-    event = _locked(event)
+    event = locks.event(event)
     if actor is not None:  # None: the server's own use (commands, the demo)
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if event.state != Event.State.REGISTRATION:
         raise Conflict(f"Registration for {event.name} is closed already.")
     event.state = Event.State.REGISTRATION_CLOSED
     event.save()
-    active = list(active_registrations(event))
-    audit(event, actor, "registration closed", event.name, after={"registered": len(active)})
+    active = list(event.active_registrations())
+    audit.record(event, actor, "registration closed", event.name, after={"registered": len(active)})
     if len(active) % 2 == 0:
         return None
     last = active[-1]
@@ -293,8 +292,8 @@ def close_registration(event, *, actor=None):
     last.status_reason = (f"{ODD_RULE_REASON_START} ({len(active)} generals) and no other general registered "
                           "(Organized Play: the last registrant must find another participant).")
     last.save()
-    audit(event, actor, "eliminated", last.general.name, before={"status": "active"},
-          after={"status": "eliminated"}, reason=last.status_reason)
+    audit.record(event, actor, "eliminated", last.general.name, before={"status": "active"},
+                 after={"status": "eliminated"}, reason=last.status_reason)
     return last
 
 
@@ -316,7 +315,7 @@ def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
     if method not in GROUP_METHODS:
         raise DomainError(f"Group assignment is one of {', '.join(GROUP_METHODS)}, not {method!r}.",
                           field="method")
-    registrations = list(active_registrations(event))
+    registrations = list(event.active_registrations())
     if len(registrations) % 2:
         raise DomainError(f"{odd_registration_warning(event)} Close registration or register one more general "
                           "before forming groups.")
@@ -365,7 +364,7 @@ def _create_round_robin_group(event, stage, index, name, generals):
 @transaction.atomic
 def form_groups(event, group_count, method="random", *, seed=None, manual=None, actor=None):
     """Creates the qualifying groups with their round-robin schedules and starts the Qualifying Stage."""
-    event = _locked(event)
+    event = locks.event(event)
     if actor is not None:
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     plan = plan_groups(event, group_count, method, seed=seed, manual=manual)
@@ -373,173 +372,30 @@ def form_groups(event, group_count, method="random", *, seed=None, manual=None, 
         _create_round_robin_group(event, Group.Stage.QUALIFYING, index, group_name(index), generals)
     event.state, event.group_seed, event.group_method = Event.State.QUALIFYING, plan.seed, plan.method
     event.save()
-    audit(event, actor, "groups formed", f"{plan.group_count} groups of {plan.group_size}",
-          after={"method": plan.method, "seed": plan.seed,
+    audit.record(event, actor, "groups formed", f"{plan.group_count} groups of {plan.group_size}",
+                 after={"method": plan.method, "seed": plan.seed,
                  "groups": [[g.name for g in group] for group in plan.groups]})
     return event
 
 
 def partition_choices(event):
-    count = active_registrations(event).count()
+    count = event.active_registrations().count()
     return count, possible_partitions(count)
 
 
-# --- results ----------------------------------------------------------------------------------
-
-def battle_result(battle):
-    """The pure-domain view of a stored battle."""
-    return result_from_row(battle.general_a_id, battle.general_b_id, battle.kind, battle.winner_id,
-                           battle.condition, battle.forfeited_by_id, battle.playoff)
+# --- a battle's generals -------------------------------------------------------------------------
 
 
-# The Battle columns `result_from_row` needs, in its argument order, for reading results with
-# `values_list` instead of loading a model instance (and four generals) per battle.
-RESULT_FIELDS = ("general_a_id", "general_b_id", "kind", "winner_id", "condition", "forfeited_by_id", "playoff")
-
-
-def results_of(battles):
-    """The pure-domain results of a Battle queryset, read column by column."""
-    return [result_from_row(*row) for row in battles.order_by().values_list(*RESULT_FIELDS)]
-
-
-def result_from_row(general_a_id, general_b_id, kind, winner_id, condition, forfeited_by_id, playoff):
-    """`battle_result` from the battle's columns (RESULT_FIELDS)."""
-    a, b = str(general_a_id), str(general_b_id)
-    if not kind:
-        outcome = None
-    elif kind == Battle.Kind.VICTORY:
-        outcome = Outcome(Kind.VICTORY, winner=str(winner_id), condition=condition)
-    elif kind == Battle.Kind.FORFEIT:
-        other = b if str(forfeited_by_id) == a else a
-        outcome = Outcome(Kind.FORFEIT, winner=other, forfeited_by=str(forfeited_by_id))
-    elif kind == Battle.Kind.UNPLAYED_DQ:
-        dq = forfeited_by_id  # the disqualified general is kept in forfeited_by for unplayed battles
-        outcome = Outcome(Kind.UNPLAYED_DQ, disqualified=str(dq))
-    else:
-        outcome = Outcome(Kind(kind))
-    return BattleResult(a=a, b=b, outcome=outcome, playoff=playoff)
-
-
-@dataclass(frozen=True)
-class RecordedResult:
-    battle: Battle
-    offer_disqualification: General | None = None  # forfeit count reached (seed: Disqualification)
-
-
-def _general_of(battle, general_or_id, field):
+def battle_general(battle, general_or_id, field):
+    """The battle's general that `general_or_id` names (a General or its id), or a DomainError on `field`."""
     if general_or_id is None:
         return None
     pk = getattr(general_or_id, "pk", general_or_id)
     for general in battle.generals():
         if str(general.pk) == str(pk):
             return general
-    raise DomainError(f"{field.replace('_', ' ').capitalize()} must be one of the battle's generals, "
-                      f"{battle.general_a.name} or {battle.general_b.name}.", field=field)
-
-
-@transaction.atomic
-def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None, player_1=None,
-                  respect_shown=True, actor=None, reason="", action=None, attested=False):
-    """The single entry point for a battle's result: first report, correction and override alike.
-    `action` names the audit entry when it is not a plain recording or correction (an override).
-    `actor` is an organizer who does not play in the battle (R90), unless `attested`: the result of a
-    report both sides stand behind, which `tournaments.results.reporting` checked (R75). `actor=None` is the
-    server's own use (commands, the demo, automatic confirmation)."""
-    event = locks.event(battle.event_id)  # the lock order: event, then battle (tournaments/locks.py)
-    battle = locks.battle(battle)
-    battle = Battle.objects.select_related(
-        "event", "general_a", "general_b", "winner", "forfeited_by", "player_1").get(pk=battle.pk)
-    if attested and battle.is_decided:
-        # A report counts only on an undecided battle: an organizer's result won the race (R69).
-        raise Conflict("This battle has a counted result already (recorded at the same moment): only an "
-                       "organizer's correction changes it now (R69).")
-    if actor is not None:
-        trust.require(trust.may_record_result(actor, battle, attested=attested), trust.decide_refusal(actor, battle))
-    if event.state == Event.State.COMPLETE:
-        raise Conflict(f"{event.name} is complete: its results can no longer change.")
-    if battle.season_id:
-        seasons.refuse_if_closed(battle.season)
-    if battle.kind == Battle.Kind.UNPLAYED_DQ:
-        raise Conflict("This battle was not fought because of a disqualification; its result follows from R23.")
-    if battle.is_decided and battle.group_id and battle.group.stage == Group.Stage.QUALIFYING \
-            and event.groups.filter(stage=Group.Stage.FINAL).exists():
-        raise Conflict("The Final Group is formed already: a qualifying result can no longer change.")  # R69
-    if battle.is_decided and not reason.strip():
-        raise DomainError("This battle has a result already: give a reason for the correction.", field="reason")
-    if respect_shown is False:
-        raise DomainError("A general who refuses General Respect is disqualified, not defeated: record a "
-                          "disqualification for refused General Respect instead.", field="respect_shown")
-
-    winner = _general_of(battle, winner, "winner")
-    forfeited_by = _general_of(battle, forfeited_by, "forfeited_by")
-    player_1 = _general_of(battle, player_1, "player_1")
-    kinds = {Battle.Kind.VICTORY, Battle.Kind.STALEMATE, Battle.Kind.RESOLVE, Battle.Kind.FORFEIT}
-    if kind not in kinds:
-        raise DomainError(f"A result is one of {', '.join(sorted(kinds))}, not {kind!r}.", field="kind")
-    if kind == Battle.Kind.VICTORY:
-        if winner is None:
-            raise DomainError("A victory needs its winner.", field="winner")
-        if condition not in Battle.Condition.values:
-            raise DomainError(f"A victory needs its condition: one of {', '.join(Battle.Condition.values)}.",
-                              field="condition")
-    else:
-        if kind == Battle.Kind.FORFEIT and forfeited_by is None:
-            raise DomainError("A forfeit needs the general who forfeited.", field="forfeited_by")
-        winner = (battle.opponent_of(forfeited_by) if kind == Battle.Kind.FORFEIT else None)
-        condition = ""
-    if kind != Battle.Kind.FORFEIT:
-        forfeited_by = None
-    disqualified = set(event.disqualifications.values_list("general_id", flat=True))
-    if {battle.general_a_id, battle.general_b_id} & disqualified and not battle.is_decided:
-        raise Conflict("A general of this battle is disqualified: the battle is not fought (R23).")
-
-    before = battle_snapshot(battle) if battle.is_decided else None
-    battle.kind, battle.winner, battle.condition, battle.forfeited_by = kind, winner, condition, forfeited_by
-    battle.player_1, battle.respect_shown, battle.decided_at = player_1, respect_shown, timezone.now()
-    battle_result(battle)  # the domain validates the outcome once more before anything is saved
-    battle.save()
-    if before and battle.group_id and battle.group.winner_id:
-        # A correction may change who tops the group; the Final Group does not exist yet (checked above).
-        Group.objects.filter(pk=battle.group_id).update(winner=None)
-    audit(event, actor, action or ("result corrected" if before else "result recorded"), battle_subject(battle),
-          before=before, after=battle_snapshot(battle), reason=reason)
-    # The result is decided: reports still open on the battle no longer decide anything.
-    Report.objects.filter(battle=battle, status__in=Report.OPEN_STATUSES).update(
-        status=Report.Status.SUPERSEDED, confirm_by=None, status_reason="The battle's result was decided.")
-
-    offer = forfeit_offer(event, forfeited_by) if kind == Battle.Kind.FORFEIT else None
-    advance(event, actor=actor)
-    seasons.after_result_changed(battle, actor=actor)
-    return RecordedResult(battle=battle, offer_disqualification=offer)
-
-
-def forfeit_offer(event, general):
-    """R68: the general, when their forfeits on record reach the event's limit and they are not
-    disqualified; disqualification is offered to the organizer, not applied."""
-    if general is None or not event.forfeits_to_disqualify:
-        return None
-    if event.disqualifications.filter(general=general).exists():
-        return None
-    count = Battle.objects.filter(event=event, kind=Battle.Kind.FORFEIT, forfeited_by=general).count()
-    return general if count >= event.forfeits_to_disqualify else None
-
-
-def disqualification_offers(event):
-    """Every standing R68 offer of the event, for the queue and the event page."""
-    if not event.forfeits_to_disqualify:
-        return []
-    forfeiters = General.objects.filter(pk__in=Battle.objects.filter(
-        event=event, kind=Battle.Kind.FORFEIT).values("forfeited_by")).order_by("name", "pk")
-    return [general for general in forfeiters if forfeit_offer(event, general)]
-
-
-def battle_subject(battle):
-    where = battle.group.name if battle.group_id else (battle.season.name if battle.season_id else "")
-    if battle.season_id:  # league battles are arranged, not played in rounds
-        label = f"playoff {battle.number}" if battle.playoff else f"battle {battle.number}"
-    else:
-        label = "playoff" if battle.playoff else f"round {battle.round} battle {battle.number}"
-    return f"{where} {label}: {battle.general_a.name} v {battle.general_b.name}".strip()
+    raise DomainError(f"The {field.replace('_', ' ')} must be {battle.general_a.name} or {battle.general_b.name}.",
+                      field=field)
 
 
 # --- disqualification ---------------------------------------------------------------------------
@@ -548,7 +404,7 @@ def battle_subject(battle):
 def disqualify(event, general, *, reason, details="", actor=None):
     """R23: played battles stand; every battle still scheduled is not fought and gives the opponent 1 OPP.
     The general keeps a place in the standings, marked, and cannot advance or win."""
-    event = _locked(event)
+    event = locks.event(event)
     if actor is not None:
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if reason not in Disqualification.Reason.values:
@@ -584,9 +440,9 @@ def disqualify(event, general, *, reason, details="", actor=None):
     # R70: a pending playoff with a disqualified general is moot: the tie is recomputed without them.
     unplayed.filter(playoff=True).delete()
     label = dict(Disqualification.Reason.choices)[reason]
-    audit(event, actor, "disqualified", general.name, after={"reason": label, "unplayed_battles":
+    audit.record(event, actor, "disqualified", general.name, after={"reason": label, "unplayed_battles":
                                                              len(unplayed_regular)},
-          reason=details or label)
+                 reason=details or label)
     advance(event, actor=actor)
     seasons.after_disqualification(event, actor=actor)
 
@@ -594,51 +450,12 @@ def disqualify(event, general, *, reason, details="", actor=None):
 @transaction.atomic
 def disqualify_for_refused_respect(battle, general, *, actor=None):
     """Seed, General Respect: a general who refuses it is immediately disqualified."""
-    general = _general_of(battle, general, "general")
+    general = battle_general(battle, general, "general")
     disqualify(battle.event, general, reason=Disqualification.Reason.RESPECT,
-               details=f"Refused General Respect before {battle_subject(battle)}.", actor=actor)
+               details=f"Refused General Respect before {audit.battle_subject(battle)}.", actor=actor)
 
 
 # --- standings ----------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class StandingsTable:
-    rows: list  # domain StandingRow, in order
-    generals: dict  # key -> General
-    pending_results: int
-
-    def entries(self):
-        return [(row, self.generals[row.general]) for row in self.rows]
-
-
-def standings_table(event, generals, *, group_id=None, season_id=None, disqualifications=None):
-    """Counted by the database (tournaments/standings/tallies.py), ranked by the domain (R24). A general of a
-    counted battle who is not among `generals` (e.g. withdrawn later) keeps a row: the table never
-    loses a played battle."""
-    disqualifications = event.disqualifications.all() if disqualifications is None else disqualifications
-    # Whether each is disqualified comes with the generals: one round trip fewer per table. (One
-    # statement for generals and counters was tried and measured slower: docs/performance.md, section 2.)
-    annotated = generals.annotate(is_disqualified=Exists(disqualifications.filter(general=OuterRef("pk"))))
-    generals = {g.key: g for g in annotated}
-    tallies = count_in_database(generals=list(generals), forfeit_award=event.forfeit_award, group_id=group_id,
-                                season_id=season_id, add_unknown=True)
-    missing = [key for key in tallies if key not in generals]
-    if missing:
-        generals.update({g.key: g for g in General.objects.filter(pk__in=missing).annotate(
-            is_disqualified=Exists(disqualifications.filter(general=OuterRef("pk"))))})
-    rows = rank_tallies(tallies, disqualified={key for key, g in generals.items() if g.is_disqualified})
-    return StandingsTable(rows=rows, generals=generals,
-                          pending_results=sum(t["pending"] for t in tallies.values()) // 2)
-
-
-def group_standings(group):
-    generals = General.objects.filter(group_memberships__group=group)
-    return standings_table(group.event, generals, group_id=group.pk)
-
-
-def season_standings(season):
-    """A league season's table from what the season held (tournaments.leagues.seasons, R88)."""
-    return seasons.season_standings(season)
 
 
 # --- advancement and playoffs ---------------------------------------------------------------------
@@ -647,12 +464,12 @@ def _settle(event, table, battles_qs, create_playoff, *, actor, crowns=False):
     """Who takes first place of a finished round robin: decided at once, or after playoffs (R24).
     Returns the winning General, or None while playoffs are pending (or nobody is eligible).
     `crowns`: the place names the Victor, who needs a counted battle (R112)."""
-    decision = decide_champion(table.rows, counted_in_event(event)) if crowns else decide_place(table.rows, 1)
+    decision = decide_champion(table.rows, tables.counted_in_event(event)) if crowns else decide_place(table.rows, 1)
     if decision.decided is not None:
         return table.generals[decision.decided]
     if not decision.tied:
         return None
-    playoffs = [(battle, battle_result(battle)) for battle in battles_qs.filter(playoff=True)]
+    playoffs = [(battle, tables.battle_result(battle)) for battle in battles_qs.filter(playoff=True)]
     tied = set(decision.tied)
     fought = [result for battle, result in playoffs if battle.kind and {result.a, result.b} <= tied]
     state = next_playoff_pairings(list(decision.tied), fought)
@@ -664,19 +481,10 @@ def _settle(event, table, battles_qs, create_playoff, *, actor, crowns=False):
     for first, second in state.pending:
         if frozenset((first, second)) not in undecided:
             create_playoff(table.generals[first], table.generals[second])
-            audit(event, actor, "playoff scheduled", f"{table.generals[first].name} v "
-                  f"{table.generals[second].name}",
-                  reason="Tied after every tie-breaker at the place that matters (R24).")
+            audit.record(event, actor, "playoff scheduled", f"{table.generals[first].name} v "
+                         f"{table.generals[second].name}",
+                         reason="Tied after every tie-breaker at the place that matters (R24).")
     return table.generals[state.winner] if state.winner else None
-
-
-def counted_in_event(event):
-    """Keys of the generals with a counted battle anywhere in the event (R112 for the Victor)."""
-    counted = set()
-    fought = event.battles.filter(playoff=False).exclude(kind__in=["", Battle.Kind.UNPLAYED_DQ])
-    for a, b in fought.values_list("general_a_id", "general_b_id"):
-        counted.update((str(a), str(b)))
-    return counted
 
 
 def _playoff_creator(event, *, group=None, season=None):
@@ -702,29 +510,29 @@ def advance(event, *, actor=None):
         for group in qualifying:
             if group.winner_id or not _finished(group.battles.all()):
                 continue
-            winner = _settle(event, group_standings(group), group.battles.all(),
+            winner = _settle(event, tables.group_standings(group), group.battles.all(),
                              _playoff_creator(event, group=group), actor=actor)
             if winner is not None:
                 group.winner = winner
                 group.save()
-                audit(event, actor, "advanced", winner.name, reason=f"Top of {group.name}.")
+                audit.record(event, actor, "advanced", winner.name, reason=f"Top of {group.name}.")
         if any(g.winner_id is None for g in qualifying):
             return
         winners = [g.winner for g in qualifying]
         final = _create_round_robin_group(event, Group.Stage.FINAL, 0, "Final Group", winners)
         event.state = Event.State.FINAL
         event.save()
-        audit(event, actor, "final group formed", final.name, after={"generals": [g.name for g in winners]})
+        audit.record(event, actor, "final group formed", final.name, after={"generals": [g.name for g in winners]})
     if not _finished(final.battles.all()):
         return
-    victor = _settle(event, group_standings(final), final.battles.all(), _playoff_creator(event, group=final),
+    victor = _settle(event, tables.group_standings(final), final.battles.all(), _playoff_creator(event, group=final),
                      actor=actor, crowns=True)
-    if victor is None and not decide_champion(group_standings(final).rows, counted_in_event(event)).tied:
+    if victor is None and not decide_champion(tables.group_standings(final).rows, tables.counted_in_event(event)).tied:
         # R112: nobody eligible has a counted battle (or everybody is disqualified): no Victor.
         event.state = Event.State.COMPLETE
         event.save()
-        audit(event, actor, "complete without victor", event.name,
-              reason="No general who may win has a counted battle (R23, R112).")
+        audit.record(event, actor, "complete without victor", event.name,
+                     reason="No general who may win has a counted battle (R23, R112).")
         return
     if victor is None:
         waiting_for_playoff = final.battles.filter(playoff=True, kind="").exists()
@@ -735,29 +543,9 @@ def advance(event, *, actor=None):
     final.save()
     event.victor, event.state = victor, Event.State.COMPLETE
     event.save()
-    audit(event, actor, "victor crowned", victor.name)
+    audit.record(event, actor, "victor crowned", victor.name)
 
 
 # --- leagues: the steps live in tournaments.leagues.seasons ---------------------------------------------------
 
-def open_season(event, name, *, actor=None):
-    return seasons.open_season(event, name, actor=actor)
 
-
-def schedule_league_battle(season, general_a, general_b, *, actor=None):
-    return seasons.schedule_battle(season, general_a, general_b, actor=actor)
-
-
-def report_league_battle(season, general_a, general_b, *, actor=None, **result):
-    """A battle the members arranged, recorded by an organizer: scheduled and decided in one step."""
-    return seasons.record_arranged_battle(season, general_a, general_b, actor=actor, **result)
-
-
-def close_season(season, *, actor=None):
-    """Closes a season; returns the champion if it is decided at once (see seasons.close_season)."""
-    return seasons.close_season(season, actor=actor).champion
-
-
-def record_season_playoff(battle, *, actor=None, **result):
-    """A league playoff result; the season moves on by itself (seasons.after_result_changed)."""
-    return record_result(battle, actor=actor, **result)

@@ -26,10 +26,10 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from tournaments import trust
+from tournaments import audit, locks, trust
 from tournaments.domain import Conflict, DomainError, decide_champion, next_playoff_pairings
-from tournaments.events import services
-from tournaments.models import Battle, Disqualification, Event, General, Report, Season, SeasonMember
+from tournaments.models import Battle, Event, General, Report, Season, SeasonMember
+from tournaments.standings import tables
 
 PLAYOFF_RULE = "If the Playoff Battle outcome is Stalemate or Resolve, another Playoff Battle must occur"
 
@@ -45,21 +45,6 @@ class Settled:
 
 # --- what a season holds --------------------------------------------------------------------------
 
-def members_of(season):
-    return General.objects.filter(season_memberships__season=season)
-
-
-def disqualifications_of(season):
-    """Disqualifications that mark this season: decided in it or in an earlier one (R88)."""
-    return Disqualification.objects.filter(event_id=season.event_id).filter(
-        Q(season__isnull=True) | Q(season__number__lte=season.number))
-
-
-def season_standings(season):
-    """The season's table: its members as it held them, its battles, its disqualifications."""
-    return services.standings_table(season.event, members_of(season), season_id=season.pk,
-                                    disqualifications=disqualifications_of(season))
-
 
 def _locked(season):
     return Season.objects.select_for_update(of=("self",)).select_related("event", "champion").get(pk=season.pk)
@@ -71,14 +56,14 @@ def _move(season, state, *, actor, reason=None, **after):
     season.state = state
     season.save()
     reason = waiting_for(season) if reason is None else reason
-    services.audit(season.event, actor, f"season {season.get_state_display().lower()}", season.name,
-                   before={"state": before}, after={"state": state, **after}, reason=reason)
+    audit.record(season.event, actor, f"season {season.get_state_display().lower()}", season.name,
+                 before={"state": before}, after={"state": state, **after}, reason=reason)
 
 
 def _remove_playoffs(season, battles, *, actor, reason):
     """Pending playoffs the tie no longer needs (a correction, a disqualification: R70), audited."""
     for battle in battles:
-        services.audit(season.event, actor, "playoff removed", services.battle_subject(battle), reason=reason)
+        audit.record(season.event, actor, "playoff removed", audit.battle_subject(battle), reason=reason)
         battle.delete()
 
 
@@ -105,7 +90,7 @@ def refuse_if_closed(season, doing="change"):
 
 @transaction.atomic
 def open_season(event, name, *, actor=None):
-    event = services._locked(event)
+    event = locks.event(event)
     _require_organizer(actor, event)
     if event.kind != Event.Kind.LEAGUE:
         raise DomainError(f"{event.name} is a tournament: seasons belong to leagues.")
@@ -116,17 +101,17 @@ def open_season(event, name, *, actor=None):
     number = (event.seasons.aggregate(n=Max("number"))["n"] or 0) + 1
     season = Season.objects.create(event=event, number=number, name=(name or "").strip() or f"Season {number}")
     disqualified = event.disqualifications.values_list("general_id", flat=True)
-    members = services.active_registrations(event).exclude(general_id__in=disqualified)
+    members = event.active_registrations().exclude(general_id__in=disqualified)
     SeasonMember.objects.bulk_create(SeasonMember(season=season, general_id=r.general_id) for r in members)
     _set_league_state(event, Event.State.IN_SEASON)
-    services.audit(event, actor, "season opened", season.name, after={"members": members.count()})
+    audit.record(event, actor, "season opened", season.name, after={"members": members.count()})
     return season
 
 
 @transaction.atomic
 def close_season(season, *, actor=None):
     """The organizer closes the season: it stops taking battles and moves on by itself from here."""
-    services._locked(season.event)
+    locks.event(season.event)
     _require_organizer(actor, season.event)
     season = _locked(season)
     if season.state != Season.State.OPEN:
@@ -142,7 +127,7 @@ def reopen_season(season, *, actor=None, reason=""):
     close). A closed season reopens only while it is the league's latest."""
     if not reason.strip():
         raise DomainError("Say why the season reopens; the reason is kept in the audit trail.", field="reason")
-    event = services._locked(season.event)
+    event = locks.event(season.event)
     _require_organizer(actor, event)
     season = _locked(season)
     if season.state == Season.State.OPEN:
@@ -170,7 +155,7 @@ def settle(season, *, actor=None):
         if season.state != Season.State.CLOSING:
             _move(season, Season.State.CLOSING, actor=actor)
         return outcome
-    table = season_standings(season)
+    table = tables.season_standings(season)
     decision = decide_champion(table.rows)
     if decision.decided is not None:
         _close(season, table.generals[decision.decided], actor=actor)
@@ -182,7 +167,7 @@ def settle(season, *, actor=None):
 
     tied = list(decision.tied)
     playoffs = list(season.battles.filter(playoff=True).select_related("general_a", "general_b"))
-    results = [services.battle_result(b) for b in playoffs if b.kind and {str(b.general_a_id), str(b.general_b_id)}
+    results = [tables.battle_result(b) for b in playoffs if b.kind and {str(b.general_a_id), str(b.general_b_id)}
                <= set(tied)]
     state = next_playoff_pairings(tied, results)
     wanted = {frozenset(pair) for pair in state.pending}
@@ -199,13 +184,13 @@ def settle(season, *, actor=None):
         if frozenset((first, second)) not in undecided:
             battle = _create_playoff(season, table.generals[first], table.generals[second])
             outcome.playoffs.append(battle)
-            services.audit(season.event, actor, "playoff scheduled", services.battle_subject(battle),
-                           reason="Tied at the top after every tie-breaker (R24).")
+            audit.record(season.event, actor, "playoff scheduled", audit.battle_subject(battle),
+                         reason="Tied at the top after every tie-breaker (R24).")
     if state.winner is not None:
         _close(season, table.generals[state.winner], actor=actor)
         outcome.champion = season.champion
     elif season.state != Season.State.PLAYOFF:
-        _move(season, Season.State.PLAYOFF, actor=actor, playoffs=[services.battle_subject(b) for b in outcome.playoffs])
+        _move(season, Season.State.PLAYOFF, actor=actor, playoffs=[audit.battle_subject(b) for b in outcome.playoffs])
     return outcome
 
 
@@ -305,12 +290,13 @@ def check_pair_limit(season, general_a, general_b):
 def schedule_battle(season, general_a, general_b, *, actor=None):
     """An organizer schedules a battle between two members (`actor=None`: the server's own use)."""
     _require_organizer(actor, season.event)
-    return _schedule(season, general_a, general_b, actor=actor)
+    return add_battle(season, general_a, general_b, actor=actor)
 
 
-def _schedule(season, general_a, general_b, *, actor):
-    """Schedules the battle for `schedule_battle` and for a member's `report_arranged_battle`."""
-    event = services._locked(season.event)
+def add_battle(season, general_a, general_b, *, actor):
+    """Adds a battle to the open season: for `schedule_battle` and for a battle the members arranged
+    (tournaments.results.arranged), whose caller checked who may add it."""
+    event = locks.event(season.event)
     season = _locked(season)
     if season.state != Season.State.OPEN:
         refuse_if_closed(season, "change")
@@ -318,7 +304,7 @@ def _schedule(season, general_a, general_b, *, actor):
     if general_a.pk == general_b.pk:
         raise DomainError("A battle needs two different generals.", field="general_b")
     members = set(season.memberships.values_list("general_id", flat=True))
-    active = set(services.active_registrations(event).values_list("general_id", flat=True))
+    active = set(event.active_registrations().values_list("general_id", flat=True))
     for general in (general_a, general_b):
         if general.pk not in members or general.pk not in active:
             raise DomainError(f"{general.name} is not a member of {event.name} in {season.name}.", field="general")
@@ -328,40 +314,14 @@ def _schedule(season, general_a, general_b, *, actor):
     number = (season.battles.filter(playoff=False).aggregate(n=Max("number"))["n"] or 0) + 1
     battle = Battle.objects.create(event=event, season=season, round=1, number=number,
                                    general_a=general_a, general_b=general_b)
-    services.audit(event, actor, "battle scheduled", services.battle_subject(battle))
+    audit.record(event, actor, "battle scheduled", audit.battle_subject(battle))
     return battle
-
-
-@transaction.atomic
-def record_arranged_battle(season, general_a, general_b, *, actor=None, **result):
-    """An organizer records a battle the members arranged: scheduled and decided in one step."""
-    _require_organizer(actor, season.event)
-    battle = _schedule(season, general_a, general_b, actor=actor)
-    return services.record_result(battle, actor=actor, **result)
-
-
-@transaction.atomic
-def report_arranged_battle(season, *, user, me, opponent, **report):
-    """A member reports a battle they arranged: scheduled and reported in one step through the same
-    submission as any report (reporting.submit_report), so a refused report leaves no battle."""
-    from tournaments.results import reporting
-
-    if me is None:
-        raise DomainError(f"Only members of {season.event.name} report league battles; your account has no "
-                          "general.", field="general")
-    if opponent is None:
-        raise DomainError("Name your opponent.", field="opponent")
-    if season.event.disqualifications.filter(general=me).exists():
-        raise Conflict(f"{me.name} is disqualified from {season.event.name} and reports no more battles (R23).")
-    trust.require(trust.may_report_arranged(user, season), trust.not_a_member(season))
-    battle = _schedule(season, me, opponent, actor=user)
-    return reporting.submit_report(battle, user=user, **report)
 
 
 @transaction.atomic
 def remove_battle(battle, *, actor=None, reason=""):
     """An organizer removes a scheduled league battle nobody has reported or decided."""
-    event = services._locked(battle.event)
+    event = locks.event(battle.event)
     _require_organizer(actor, event)
     battle = Battle.objects.select_for_update(of=("self",)).select_related(
         "season", "general_a", "general_b").get(pk=battle.pk)
@@ -375,9 +335,9 @@ def remove_battle(battle, *, actor=None, reason=""):
         raise Conflict("This battle has a result; an organizer corrects it with a reason instead.")
     if battle.reports.exists():
         raise Conflict("This battle has a report: confirm, dispute or override it instead of removing the battle.")
-    subject = services.battle_subject(battle)
+    subject = audit.battle_subject(battle)
     battle.delete()
-    services.audit(event, actor, "battle removed", subject, reason=reason.strip())
+    audit.record(event, actor, "battle removed", subject, reason=reason.strip())
     return settle(season, actor=actor)
 
 
@@ -399,7 +359,7 @@ def waiting_for(season):
                 "or remove before the champion is decided.")
     if season.state == Season.State.PLAYOFF:
         pending = list(season.battles.filter(playoff=True, kind="").select_related("general_a", "general_b"))
-        table = season_standings(season)
+        table = tables.season_standings(season)
         tied = [table.generals[key] for key in decide_champion(table.rows).tied]
         playing = {g.pk for b in pending for g in b.generals()}
         lost = {b.opponent_of(b.winner).pk for b in season.battles.filter(playoff=True).exclude(winner=None)

@@ -16,7 +16,7 @@ from celery import shared_task
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from tournaments import trust
+from tournaments import audit, trust
 from tournaments.domain import DomainError
 from tournaments.models import Report
 
@@ -53,7 +53,7 @@ def confirm_expired(now=None, event=None, *, wait=True):
                 report = reporting.locked_report(pk, wait=wait)
                 if not report.is_awaiting_opponent or report.confirm_by is None or report.confirm_by > now:
                     continue  # answered meanwhile
-                opponent = reporting.opponent_of_reporter(report)
+                opponent = trust.opponent_of_reporter(report)
                 nobody = trust.cannot_answer(opponent)
                 if nobody:  # nobody counts alone: the player became unreachable meanwhile
                     report.confirm_by, report.status_reason = None, nobody
@@ -104,7 +104,6 @@ def confirm_expired_reports():
 @transaction.atomic
 def set_window(event, minutes, *, actor):
     """The organizer changes the event's confirmation window; reports already waiting keep theirs."""
-    from tournaments.events import services
 
     trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if not isinstance(minutes, int) or not 1 <= minutes <= 60 * 24 * 30:
@@ -113,6 +112,6 @@ def set_window(event, minutes, *, actor):
     before = event.confirmation_minutes
     event.confirmation_minutes = minutes
     event.save(update_fields=["confirmation_minutes", "updated_at"])
-    services.audit(event, actor, "confirmation window changed", event.name,
-                   before={"minutes": before}, after={"minutes": minutes})
+    audit.record(event, actor, "confirmation window changed", event.name,
+                 before={"minutes": before}, after={"minutes": minutes})
     return event

@@ -5,7 +5,7 @@ durable record of the job. The job is handed to the job queue (Celery over Redis
 commit, and the row notes when (`sent_at`). If the queue does not answer, nothing fails: the report
 stays queued with the reason, and the sweep (Celery beat runs `send_waiting` every
 `OPP_SWEEP_SECONDS`) or `manage.py adjudicate_pending` sends it once the queue answers again. A job
-is idempotent (`reporting.adjudicate`), so sending one twice is harmless.
+is idempotent (`adjudication.adjudicate`), so sending one twice is harmless.
 
 The job is looked up by its name in the Celery app, so this module (used by `reporting`) and the
 tasks (which call `reporting`) do not import each other.
@@ -27,7 +27,7 @@ logger = logging.getLogger(__name__)
 
 ADJUDICATE = "tournaments.adjudicate_report"
 QUEUE_DOWN = (BrokerError, ConnectionError, OSError)
-# Sent by `reporting.adjudicate` inside the transaction that writes a verdict (with conditional
+# Sent by `adjudication.adjudicate` inside the transaction that writes a verdict (with conditional
 # UPDATEs, which send no post_save), with `adjudication` (as written) and `report` (as written, with its
 # battle, event and generals; None when the report had been decided meanwhile): the notifications
 # mail after the commit from these, without reading them again.

@@ -1,5 +1,5 @@
 """Celery outbox. Acknowledged late (settings), so a worker that dies mid-job loses nothing;
-`reporting.adjudicate` is idempotent, so a redelivered or retried job writes once.
+`adjudication.adjudicate` is idempotent, so a redelivered or retried job writes once.
 
 Transient errors (the database or the broker gone for a moment) are retried by Celery itself
 (`autoretry_for`) with exponential back-off; in-process (no REDIS_URL) Celery runs the retries at
@@ -11,7 +11,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 
-from tournaments.results import outbox, reporting
+from tournaments.results import adjudication, outbox
 
 logger = logging.getLogger(__name__)
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, ConnectionError)
@@ -23,24 +23,24 @@ RETRIES = {"autoretry_for": TRANSIENT, "max_retries": 5, "retry_backoff": 2, "re
 @shared_task(bind=True, name=outbox.ADJUDICATE, acks_late=True, ignore_result=True, **RETRIES)
 def adjudicate_report(self, adjudication_id):
     try:
-        return reporting.adjudicate(adjudication_id)
+        return adjudication.adjudicate(adjudication_id)
     except TRANSIENT as error:
         if self.request.retries < self.max_retries:
             raise  # autoretry_for sends it again
-        reporting.mark_failed(adjudication_id, f"gave up after {self.request.retries + 1} attempts: {error}")
+        adjudication.mark_failed(adjudication_id, f"gave up after {self.request.retries + 1} attempts: {error}")
         return "failed"
     except SoftTimeLimitExceeded:
-        reporting.mark_failed(adjudication_id, "the replay took longer to adjudicate than the time limit")
+        adjudication.mark_failed(adjudication_id, "the replay took longer to adjudicate than the time limit")
         return "failed"
     except Exception as error:  # not transient: retrying would fail the same way
         logger.exception("adjudication %s failed", adjudication_id)
-        reporting.mark_failed(adjudication_id, f"{type(error).__name__}: {error}")
+        adjudication.mark_failed(adjudication_id, f"{type(error).__name__}: {error}")
         return "failed"
 
 
 @shared_task(bind=True, name="tournaments.readjudicate", acks_late=True, **RETRIES)
 def readjudicate(self, adjudication_id):
-    return reporting.readjudicate(adjudication_id)
+    return adjudication.readjudicate(adjudication_id)
 
 
 # Celery beat runs this every OPP_SWEEP_SECONDS (settings.CELERY_BEAT_SCHEDULE).

@@ -9,7 +9,7 @@ from itertools import groupby
 from django.core.cache import cache
 
 from tournaments.domain import TIEBREAKERS, opp_awards
-from tournaments.events.services import battle_result, group_standings, season_standings
+from tournaments.standings.tables import battle_result, group_standings, season_standings
 
 
 @dataclass(frozen=True)

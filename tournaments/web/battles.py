@@ -11,17 +11,15 @@ from tournaments import trust
 from tournaments.domain import DomainError
 from tournaments.eventday import round_desk
 from tournaments.eventday.replay_steps import battle_side_names, viewer_document
-from tournaments.events import services
 from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, Report, Season
-from tournaments.results import confirmation, reporting
+from tournaments.results import arranged, confirmation, reporting
 from tournaments.web.forms import ArrangedBattleForm, DisputeForm, ReportForm, ResultForm, show_refusal
-from tournaments.web.views import visible_events
 
 
 def _battle(request, pk):
     battle = get_object_or_404(
-        Battle.objects.filter(event__in=visible_events(request)).select_related(
+        Battle.objects.filter(event__in=trust.visible_events(request.user)).select_related(
             "event", "group", "season", "general_a", "general_b", "winner", "forfeited_by", "player_1"), pk=pk)
     if confirmation.sweep(battle.event):  # a report whose window passed counts before the page shows
         battle.refresh_from_db()
@@ -111,7 +109,7 @@ def battle_result(request, pk):
 def report_answer(request, pk):
     """The opponent (or an organizer) confirms; the opponent disputes with a reason, or withdraws their
     dispute."""
-    report = get_object_or_404(Report.objects.filter(battle__event__in=visible_events(request)), pk=pk)
+    report = get_object_or_404(Report.objects.filter(battle__event__in=trust.visible_events(request.user)), pk=pk)
     try:
         if request.POST.get("answer") == "withdraw":
             reporting.withdraw_dispute(report, user=request.user, reason=request.POST.get("reason", "")[:2000])
@@ -150,7 +148,7 @@ def battle_replay(request, pk):
 
 @login_required
 def my_battles(request):
-    me = reporting.general_of_user(request.user)
+    me = trust.general_of(request.user)
     battles, waiting = [], []
     if me is not None:
         for event in Event.objects.filter(Q(battles__general_a=me) | Q(battles__general_b=me),
@@ -170,11 +168,11 @@ def my_battles(request):
 @login_required
 def league_report(request, slug):
     """A league member reports a battle arranged with another member: the battle is scheduled in
-    the open season and reported in one step (seasons.report_arranged_battle), so a refused report
+    the open season and reported in one step (arranged.report_arranged_battle), so a refused report
     leaves no battle behind."""
-    event = get_object_or_404(visible_events(request), slug=slug, kind=Event.Kind.LEAGUE)
-    me = reporting.general_of_user(request.user)
-    members = [registration.general for registration in services.active_registrations(event)]
+    event = get_object_or_404(trust.visible_events(request.user), slug=slug, kind=Event.Kind.LEAGUE)
+    me = trust.general_of(request.user)
+    members = [registration.general for registration in event.active_registrations()]
     disqualified = set(event.disqualifications.values_list("general_id", flat=True))
     season = event.season_taking_battles()
     problem = None
@@ -192,7 +190,7 @@ def league_report(request, slug):
         opponent = next(g for g in members if g.pk == data["opponent"])
         side = {"me": me, "opponent": opponent}
         try:
-            report = seasons.report_arranged_battle(
+            report = arranged.report_arranged_battle(
                 season, user=request.user, me=me, opponent=opponent, kind=data["kind"],
                 winner=side.get(data["won"]) if data["kind"] == "victory" else None,
                 condition=data.get("condition") or "",

@@ -245,8 +245,8 @@ class ResultForm(OutcomeFields):
 
     KINDS = [("victory", "Victory"), ("surrender", "Surrender"), ("stalemate", "Stalemate"),
              ("resolve", "Resolve"), ("forfeit", "Forfeit")]
-    SURRENDERS = [("voluntary_surrender", "Voluntary (conceded)"),
-                  ("forced_surrender", "Forced (two Stalls in a row)")]
+    SURRENDERS = [(Battle.Condition.VOLUNTARY_SURRENDER, "Voluntary (conceded)"),
+                  (Battle.Condition.FORCED_SURRENDER, "Forced (two Stalls in a row)")]
     USES = {"winner": ("victory",), "condition": ("victory",), "surrendered_by": ("surrender",),
             "surrender": ("surrender",), "forfeited_by": ("forfeit",), "player_1": OutcomeFields.PLAYED}
 
@@ -283,24 +283,6 @@ class ResultForm(OutcomeFields):
         if self.general("player_1") is not None:  # else a report's own Player-1 is kept
             result["player_1"] = self.general("player_1")
         return result
-
-    @staticmethod
-    def initial_for(battle, *, kind, winner_id=None, condition="", forfeited_by_id=None, player_1_id=None):
-        """The form's initial values for a result (a report's, a verdict's, a counted one)."""
-        if kind == "victory" and condition.endswith("_surrender") and winner_id:
-            loser = battle.general_b_id if winner_id == battle.general_a_id else battle.general_a_id
-            initial = {"kind": "surrender", "surrendered_by": loser, "surrender": condition}
-        elif kind == "victory":
-            initial = {"kind": kind, "winner": winner_id, "condition": condition}
-        elif kind == "forfeit":
-            return {"kind": kind, "forfeited_by": forfeited_by_id}
-        elif kind in ("stalemate", "resolve"):
-            initial = {"kind": kind}
-        else:
-            return {}
-        if player_1_id:
-            initial["player_1"] = player_1_id
-        return initial
 
 
 class DisputeForm(forms.Form):

@@ -21,11 +21,10 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import quote_etag
 
+from tournaments import trust
 from tournaments.models import AuditEntry, Battle, Report
-from tournaments.results import reporting
 from tournaments.standings import queries
 from tournaments.web.printouts import qr_svg
-from tournaments.web.views import visible_events
 
 POLL_MILLISECONDS = 1000  # the pages' polling period (static/js/live.js reads it from the answer)
 
@@ -52,19 +51,19 @@ def event_revision_of(request, slug):
     from all but its organizers, as on its page)."""
     head = queries.scoreboard_head(slug)
     if head is None or (not head["published"]
-                        and not visible_events(request).filter(pk=head["event"]).exists()):
+                        and not trust.visible_events(request.user).filter(pk=head["event"]).exists()):
         raise Http404("No such event.")
     return _digest("event", head["event"], head["revision"], head["published"])
 
 
 def battle_revision_of(request, pk):
-    battle = get_object_or_404(Battle.objects.filter(event__in=visible_events(request))
+    battle = get_object_or_404(Battle.objects.filter(event__in=trust.visible_events(request.user))
                                .select_related("event").only("pk", "event__slug", "general_a_id", "general_b_id"),
                                pk=pk)
     head = queries.scoreboard_head(battle.event.slug)
     parts = ["battle", battle.pk, head["revision"] if head else None]
     user = request.user
-    if user.is_authenticated and reporting.can_report(battle, user):
+    if user.is_authenticated and trust.may_report(user, battle):
         # Only those who see the reports on the page have their states in the revision.
         parts.append(list(Report.objects.filter(battle=battle).order_by("pk").values_list(
             "pk", "status", "updated_at", "adjudication__state", "adjudication__finished_at")))
@@ -72,7 +71,7 @@ def battle_revision_of(request, pk):
 
 
 def my_battles_revision_of(request):
-    me = reporting.general_of_user(request.user)
+    me = trust.general_of(request.user)
     if me is None:
         return _digest("my", request.user.pk, None)
     mine = Battle.objects.filter(Q(general_a=me) | Q(general_b=me))
@@ -99,7 +98,7 @@ def my_battles_revision(request):
 def venue_screen(request, slug):
     """Full screen for a projector at the venue: each group's standings in turn, the battles still
     to play and the latest results in large type, and a QR code to the event's page."""
-    event = get_object_or_404(visible_events(request).select_related("victor"), slug=slug)
+    event = get_object_or_404(trust.visible_events(request.user).select_related("victor"), slug=slug)
     revision_id, _ = queries.event_revision(event)
     board = queries.cached_scoreboard(event.pk, revision_id)
     event_url = request.build_absolute_uri(reverse("event-detail", args=[event.slug]))

@@ -11,7 +11,7 @@ from tournaments.domain import DomainError, NotAllowed
 from tournaments.events import membership, services
 from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, General, OrganizerInvitation, Registration
-from tournaments.results import confirmation, reporting
+from tournaments.results import confirmation, recording, reporting
 from tournaments.web.forms import (
     CloseSeasonForm,
     DisqualifyForm,
@@ -74,7 +74,7 @@ def _dashboard(request, event, **forms):
             status=OrganizerInvitation.Status.PENDING).select_related("user", "invited_by"),
         "organizer_form": forms.get("organizer_form") or OrganizerForm(),
         "invitations": event.invitations.select_related("general"),
-        "offers": services.disqualification_offers(event),
+        "offers": recording.disqualification_offers(event),
         "odd_warning": services.odd_registration_warning(event) if event.kind == Event.Kind.TOURNAMENT else None,
         "active_count": count,
         "partitions": partitions,
@@ -289,7 +289,7 @@ def _form_groups(request, event):
 
 
 def _disqualify(request, event):
-    participants = [r.general for r in services.active_registrations(event)]
+    participants = [r.general for r in event.active_registrations()]
     form = DisqualifyForm(request.POST, generals=participants)
     if form.is_valid():
         general = next(g for g in participants if g.pk == form.cleaned_data["general"])
@@ -307,7 +307,7 @@ def _disqualify(request, event):
 
 def _members(event):
     disqualified = set(event.disqualifications.values_list("general_id", flat=True))
-    return [registration.general for registration in services.active_registrations(event)
+    return [registration.general for registration in event.active_registrations()
             if registration.general_id not in disqualified]
 
 
@@ -315,7 +315,7 @@ def _open_season(request, event):
     form = SeasonForm(request.POST)
     if form.is_valid():
         try:
-            season = services.open_season(event, form.cleaned_data["name"], actor=request.user)
+            season = seasons.open_season(event, form.cleaned_data["name"], actor=request.user)
         except DomainError as error:
             show_refusal(form, error)
         else:
@@ -333,8 +333,8 @@ def _schedule_battle(request, event):
         try:
             if season is None:
                 raise DomainError("Open a season first.")
-            battle = services.schedule_league_battle(season, by_pk[form.cleaned_data["general_a"]],
-                                                     by_pk[form.cleaned_data["general_b"]], actor=request.user)
+            battle = seasons.schedule_battle(season, by_pk[form.cleaned_data["general_a"]],
+                                             by_pk[form.cleaned_data["general_b"]], actor=request.user)
         except DomainError as error:
             show_refusal(form, error)
         else:

@@ -11,7 +11,7 @@ from tournaments.domain import Conflict, DomainError
 from tournaments.events import membership, services
 from tournaments.models import Invitation
 from tournaments.web.forms import ClaimForm
-from tournaments.web.views import event_detail, visible_events
+from tournaments.web.views import event_detail
 
 
 @login_required
@@ -31,7 +31,7 @@ def claim_general(request, code=""):
 @login_required
 @require_POST
 def join_event(request, slug):
-    event = get_object_or_404(visible_events(request), slug=slug)
+    event = get_object_or_404(trust.visible_events(request.user), slug=slug)
     try:
         registration = membership.join(event, request.user, name=request.POST.get("name", "").strip() or None,
                                        create_new=request.POST.get("create_new") == "1")
@@ -53,7 +53,7 @@ def join_event(request, slug):
 @login_required
 @require_POST
 def withdraw_from_event(request, slug):
-    event = get_object_or_404(visible_events(request), slug=slug)
+    event = get_object_or_404(trust.visible_events(request.user), slug=slug)
     general = trust.general_of(request.user)
     try:
         if general is None:

@@ -11,18 +11,7 @@ from tournaments.eventday import round_desk
 from tournaments.models import Battle, Report
 from tournaments.web.forms import ResultForm, show_refusal
 from tournaments.web.organizer import organizer_event
-
-
-def _selection(request):
-    def number(name):
-        value = request.GET.get(name, "")
-        if not value:
-            return None
-        if not value.isdigit():
-            raise Http404(f"{name} must be a number.")
-        return int(value)
-
-    return {"group_id": number("group"), "season_id": number("season"), "round_label": request.GET.get("round") or None}
+from tournaments.web.printouts import round_selection
 
 
 def result_form(line, data=None):
@@ -40,7 +29,7 @@ def round_page(request, slug):
 
 def _render(request, event, *, bound=None):
     """The page; `bound` is a refused result form, shown again with what was typed and why."""
-    desk = round_desk.gather(event, user=request.user, **_selection(request))
+    desk = round_desk.gather(event, user=request.user, **round_selection(request))
     placed = False
     for line in (line for sheet in desk.sheets for line in sheet.lines):
         if bound is not None and bound.battle.pk == line.battle.pk and not line.own:

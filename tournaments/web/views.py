@@ -7,16 +7,11 @@ from django.shortcuts import get_object_or_404, render
 
 from tournaments import timezones, trust
 from tournaments.domain import TIEBREAKERS
-from tournaments.events.services import (
-    disqualification_offers,
-    group_standings,
-    odd_registration_warning,
-    registration_refusal,
-    season_standings,
-)
+from tournaments.events.services import odd_registration_warning, registration_refusal
 from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, General, Group, Invitation, Registration
 from tournaments.results import confirmation
+from tournaments.results.recording import disqualification_offers
 from tournaments.standings.queries import (
     crosstable,
     ranked_entries,
@@ -24,14 +19,7 @@ from tournaments.standings.queries import (
     season_schedule,
     with_open_report_status,
 )
-
-
-def visible_events(request):
-    events = Event.objects.all()
-    if not request.user.is_superuser:
-        events = events.filter(Q(published=True) | Q(organizers__pk=request.user.pk or 0)).distinct()
-    return events
-
+from tournaments.standings.tables import group_standings, season_standings
 
 IN_PLAY = (Event.State.QUALIFYING, Event.State.FINAL, Event.State.PLAYOFF, Event.State.IN_SEASON,
            Event.State.OFF_SEASON)
@@ -54,7 +42,7 @@ def home(request):
     """Events happening now, then coming up (soonest first), then past ones (latest first); `q`
     searches names, venues and descriptions."""
     query = request.GET.get("q", "").strip()[:100]
-    events = visible_events(request).select_related("victor")
+    events = trust.visible_events(request.user).select_related("victor")
     if query:
         events = events.filter(Q(name__icontains=query) | Q(venue__icontains=query)
                                | Q(description__icontains=query))
@@ -114,7 +102,7 @@ def _my_place(request, event):
 
 
 def event_detail(request, slug):
-    event = get_object_or_404(visible_events(request), slug=slug)
+    event = get_object_or_404(trust.visible_events(request.user), slug=slug)
     confirmation.sweep(event)  # reports whose window passed count before the standings show
     groups = event.groups.select_related("winner").order_by("-stage", "index")
     organizer = trust.may_organize(request.user, event)
@@ -145,7 +133,7 @@ def event_detail(request, slug):
 def general_detail(request, pk):
     general = get_object_or_404(General, pk=pk)
     battles = (Battle.objects.filter(Q(general_a=general) | Q(general_b=general),
-                                     event__in=visible_events(request))
+                                     event__in=trust.visible_events(request.user))
                .select_related("event", "group", "season", "general_a", "general_b", "winner", "forfeited_by")
                .order_by("-event__created_at", "group__stage", "round", "number"))
     return render(request, "tournaments/general_detail.html", {"general": general, "battles": battles})

@@ -1,8 +1,9 @@
 from django.core.management.base import CommandError
 
-from tournaments.events import services
+from tournaments import audit
 from tournaments.management.organizer import OrganizerCommand, find_general
 from tournaments.models import Battle
+from tournaments.results import recording
 
 
 class Command(OrganizerCommand):
@@ -33,8 +34,8 @@ class Command(OrganizerCommand):
             result["forfeited_by"] = find_general(event, forfeit)
         if player_1:
             result["player_1"] = find_general(event, player_1)
-        recorded = services.record_result(found, actor=actor, reason=reason, **result)
-        self.stdout.write(f"{services.battle_subject(recorded.battle)}: {recorded.battle.outcome_text()}")
+        recorded = recording.record_result(found, actor=actor, reason=reason, **result)
+        self.stdout.write(f"{audit.battle_subject(recorded.battle)}: {recorded.battle.outcome_text()}")
         if recorded.offer_disqualification:
             self.stdout.write(f"{recorded.offer_disqualification.name} has reached the forfeit limit: "
                               f"disqualify with `event_disqualify {event.slug} "

@@ -1,6 +1,7 @@
+from tournaments import audit
 from tournaments.domain import TIEBREAKERS
-from tournaments.events import services
 from tournaments.management.organizer import OrganizerCommand
+from tournaments.standings import tables
 
 
 class Command(OrganizerCommand):
@@ -12,9 +13,9 @@ class Command(OrganizerCommand):
 
     def run(self, event, actor, schedule, **options):
         metrics = [m for m in TIEBREAKERS if m.key != "opp"]
-        sections = [(g.name, services.group_standings(g), g.battles.all()) for g in
+        sections = [(g.name, tables.group_standings(g), g.battles.all()) for g in
                     event.groups.order_by("-stage", "index")]
-        sections += [(s.name, services.season_standings(s), s.battles.all()) for s in event.seasons.all()]
+        sections += [(s.name, tables.season_standings(s), s.battles.all()) for s in event.seasons.all()]
         self.stdout.write(f"{event.name} — {event.status_label}"
                           + (f" — Victor: {event.victor.name}" if event.victor else ""))
         for name, table, battles in sections:
@@ -29,4 +30,4 @@ class Command(OrganizerCommand):
                                              str(row.opp).rjust(3)] + figures))
             if schedule:
                 for battle in battles.select_related("general_a", "general_b", "winner", "forfeited_by"):
-                    self.stdout.write(f"  [{battle.pk}] {services.battle_subject(battle)} — {battle.outcome_text()}")
+                    self.stdout.write(f"  [{battle.pk}] {audit.battle_subject(battle)} — {battle.outcome_text()}")

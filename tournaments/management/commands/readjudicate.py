@@ -7,8 +7,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Adjudication, Event, Report
+from tournaments.results.agreement import map_generals
 from tournaments.results.tasks import readjudicate
-from tournaments.results.verdicts import map_generals
 
 
 class Command(BaseCommand):

@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
-CONDITION_WORDS = {
-    "overpower": "Overpower", "crush": "Crush", "shackle": "Shackle", "paralyze": "Paralyze", "blunt": "Blunt",
-    "forced_surrender": "Forced Surrender", "voluntary_surrender": "Voluntary Surrender",
-}
+from rules_engine.conditions import LABELS
+
+CONDITION_WORDS = {condition.value: label for condition, label in LABELS.items()}
 
 
 @dataclass(frozen=True)
@@ -141,7 +140,7 @@ def board_sentence(replay_document, event):
 def header_sentence(replay_document, battle, player_1=None):
     """Why the log's header (board, variants, generals) is not this battle's, or None: checked when the
     report is made, before the engine runs."""
-    problem = board_sentence(replay_document, battle.event) or _variants_sentence(replay_document, battle.event)
+    problem = board_sentence(replay_document, battle.event) or variants_sentence(replay_document, battle.event)
     if problem:
         return problem
     _mapped, _source, problem = log_sides(replay_document, battle, player_1)
@@ -167,7 +166,7 @@ def variant_names(keys):
     return ", ".join(names.get(str(key), repr(str(key))) for key in keys)
 
 
-def _variants_sentence(replay_document, event):
+def variants_sentence(replay_document, event):
     """R73: the replay uses exactly the event's variants (and, with Army Recruiting, its battalion count)."""
     rules = replay_document.get("rules") if isinstance(replay_document.get("rules"), dict) else {}
     variants = rules.get("variants", [])
@@ -195,6 +194,20 @@ def _location(error):
     return ", ".join(parts)
 
 
+def claim_text(kind, winner, condition, forfeited_by):
+    """A result in words, as pages and mails show it: "Ana wins by Shackle", "Ben forfeits", "Stalemate"."""
+    if kind == "victory":
+        return f"{winner.name} wins by {CONDITION_WORDS.get(condition, condition)}"
+    if kind == "forfeit":
+        return f"{forfeited_by.name} forfeits"
+    return {"stalemate": "Stalemate", "resolve": "Resolve"}.get(kind, kind)
+
+
+def report_claim_text(report):
+    """What a report claims, in words (`claim_text`)."""
+    return claim_text(report.kind, report.winner, report.condition, report.forfeited_by)
+
+
 def _report_text(report):
     if report.kind == "victory":
         return f"{report.winner.name} by {CONDITION_WORDS.get(report.condition, report.condition)}"
@@ -214,7 +227,7 @@ def compare_with_report(report, verdict):
     mapped, problem = map_generals(document, battle, report.player_1 if report.player_1_id else None)
     if problem:
         return Comparison(False, problem)
-    problem = board_sentence(document, battle.event) or _variants_sentence(document, battle.event)
+    problem = board_sentence(document, battle.event) or variants_sentence(document, battle.event)
     if problem:
         return Comparison(False, problem)
     player_1 = mapped["p1"]

@@ -1,0 +1,34 @@
+"""League battles the members arranged themselves (no schedule): scheduled and decided in one step,
+by an organizer's result or by a member's report through the same submission as any report."""
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments import trust
+from tournaments.domain import Conflict, DomainError
+from tournaments.leagues import seasons
+from tournaments.results import reporting
+from tournaments.results.recording import record_result
+
+
+@transaction.atomic
+def record_arranged_battle(season, general_a, general_b, *, actor=None, **result):
+    """An organizer records a battle the members arranged: scheduled and decided in one step."""
+    battle = seasons.schedule_battle(season, general_a, general_b, actor=actor)
+    return record_result(battle, actor=actor, **result)
+
+
+@transaction.atomic
+def report_arranged_battle(season, *, user, me, opponent, **report):
+    """A member reports a battle they arranged: scheduled and reported in one step through the same
+    submission as any report (reporting.submit_report), so a refused report leaves no battle."""
+    if me is None:
+        raise DomainError(f"Only members of {season.event.name} report league battles; your account has no "
+                          "general.", field="general")
+    if opponent is None:
+        raise DomainError("Name your opponent.", field="opponent")
+    if season.event.disqualifications.filter(general=me).exists():
+        raise Conflict(f"{me.name} is disqualified from {season.event.name} and reports no more battles (R23).")
+    trust.require(trust.may_report_arranged(user, season), trust.not_a_member(season))
+    battle = seasons.add_battle(season, me, opponent, actor=user)
+    return reporting.submit_report(battle, user=user, **report)
