@@ -7,23 +7,9 @@ general's rename here goes through `membership.rename`, into the audit trail. St
 organizer role here (a user's permissions: "Can create events and organize them")."""
 from django.contrib import admin, messages
 
+from tournaments import models
 from tournaments.domain import DomainError
 from tournaments.events import membership
-from tournaments.models import (
-    AuditEntry,
-    Battle,
-    Disqualification,
-    Event,
-    General,
-    Group,
-    GroupMember,
-    Invitation,
-    Notification,
-    NotificationSettings,
-    Registration,
-    Report,
-    Season,
-)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -37,7 +23,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(General)
+@admin.register(models.General)
 class GeneralAdmin(admin.ModelAdmin):
     """Staff may rename a general (through `membership.rename`, audited in the general's events); who
     owns it changes only by the player's claim."""
@@ -49,7 +35,7 @@ class GeneralAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         renamed = change and "name" in form.changed_data
         if renamed:
-            new_name, obj.name = obj.name, General.objects.get(pk=obj.pk).name
+            new_name, obj.name = obj.name, models.General.objects.get(pk=obj.pk).name
         super().save_model(request, obj, form, change)
         if renamed:
             try:
@@ -60,7 +46,7 @@ class GeneralAdmin(admin.ModelAdmin):
 
 
 class RegistrationInline(admin.TabularInline):
-    model = Registration
+    model = models.Registration
     extra = 0
     fields = ["number", "general", "seed", "status", "status_reason"]
     readonly_fields = fields
@@ -72,7 +58,7 @@ class RegistrationInline(admin.TabularInline):
         return False
 
 
-@admin.register(Event)
+@admin.register(models.Event)
 class EventAdmin(admin.ModelAdmin):
     """Name, address, dates, venue and description change here; the rules the services guard (the
     organizers and the owner, the confirmation window, R111's battles per pair, the R68 forfeit limit, the forfeit
@@ -93,7 +79,7 @@ class EventAdmin(admin.ModelAdmin):
 
 
 class GroupMemberInline(admin.TabularInline):
-    model = GroupMember
+    model = models.GroupMember
     extra = 0
 
     def has_add_permission(self, request, obj=None):
@@ -106,7 +92,7 @@ class GroupMemberInline(admin.TabularInline):
         return False
 
 
-@admin.register(Group)
+@admin.register(models.Group)
 class GroupAdmin(ReadOnlyAdmin):
     """Groups are formed by `services.form_groups` (audited) and their winners decided by the results."""
 
@@ -115,39 +101,39 @@ class GroupAdmin(ReadOnlyAdmin):
     inlines = [GroupMemberInline]
 
 
-@admin.register(Season)
+@admin.register(models.Season)
 class SeasonAdmin(ReadOnlyAdmin):
     """Seasons open, close and reopen through `tournaments.leagues.seasons` (audited, R88)."""
 
     list_display = ["name", "event", "state", "champion"]
 
 
-@admin.register(Battle)
+@admin.register(models.Battle)
 class BattleAdmin(ReadOnlyAdmin):
     list_display = ["__str__", "event", "group", "season", "round", "number", "playoff", "kind", "winner",
                     "condition"]
     list_filter = ["event", "kind", "playoff"]
 
 
-@admin.register(Disqualification)
+@admin.register(models.Disqualification)
 class DisqualificationAdmin(ReadOnlyAdmin):
     list_display = ["general", "event", "reason", "decided_by", "decided_at"]
     list_filter = ["reason"]
 
 
-@admin.register(Report)
+@admin.register(models.Report)
 class ReportAdmin(ReadOnlyAdmin):
     list_display = ["battle", "reported_by", "kind", "status", "confirm_by", "created_at"]
     list_filter = ["status"]
     exclude = ["replay"]
 
 
-@admin.register(Invitation)
+@admin.register(models.Invitation)
 class InvitationAdmin(ReadOnlyAdmin):
     list_display = ["general", "event", "status", "invited_by", "created_at"]
 
 
-@admin.register(AuditEntry)
+@admin.register(models.AuditEntry)
 class AuditEntryAdmin(admin.ModelAdmin):
     list_display = ["at", "event", "actor", "action", "subject", "reason"]
     list_filter = ["action", "event"]
@@ -163,7 +149,7 @@ class AuditEntryAdmin(admin.ModelAdmin):
         return False
 
 
-@admin.register(Notification)
+@admin.register(models.Notification)
 class NotificationAdmin(ReadOnlyAdmin):
     """What was mailed to whom, and what the mail server refused: for answering "I got no mail"."""
 
@@ -172,7 +158,7 @@ class NotificationAdmin(ReadOnlyAdmin):
     search_fields = ("user__username", "subject")
 
 
-@admin.register(NotificationSettings)
+@admin.register(models.NotificationSettings)
 class NotificationSettingsAdmin(ReadOnlyAdmin):
     """Each user chooses on /my/notifications/; staff only look."""
 

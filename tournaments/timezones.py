@@ -87,6 +87,23 @@ def format_event_time(value, event, *, with_date=True) -> str:
     return f"{text} {zone_label(local, local.tzinfo)}"
 
 
+def format_deadline(value, event, *, now=None) -> str:
+    """When something happens, as a sentence ends: "at 15:05 CET" today (in the event's zone), "on Tue
+    22 Dec at 15:05 CET" on another day (with the year when it is not this one). A bare time is only
+    enough for today: "in 4 weeks (at 15:05 CET)" leaves the reader to work out the day."""
+    if value is None or value == "":
+        return ""
+    local = in_event_zone(value, event)
+    today = (now or timezone.now()).astimezone(local.tzinfo).date()
+    at = f"at {local.strftime('%H:%M')} {zone_label(local, local.tzinfo)}"
+    if local.date() == today:
+        return at
+    day = f"{local.strftime('%a')} {local.day} {local.strftime('%b')}"
+    if local.year != today.year:
+        day = f"{day} {local.year}"
+    return f"on {day} {at}"
+
+
 def format_day(day) -> str:
     return f"{day.day} {day.strftime('%b %Y')}"
 

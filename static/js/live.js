@@ -72,7 +72,7 @@
         .then(function (html) {
           var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-live]");
           if (!fresh) { return; }
-          var done = swap(root, fresh);
+          var done = swap(root, fresh, fresh.getAttribute("data-live-clock"));
           if (done) { shown = fresh.getAttribute("data-live-revision") || wanted; } else { retryAt = Date.now() + 5000; }
         });
     }
@@ -84,7 +84,7 @@
 
     // Parts are matched by a key (their id, else their tag and heading), so a part that appears or
     // goes away leaves the others in place; a part in use stays even when the new page drops it.
-    function swap(root, fresh) {
+    function swap(root, fresh, clock) {
       var olds = Array.prototype.slice.call(root.children);
       var byKey = {};
       keyed(olds).forEach(function (key, index) { byKey[key] = olds[index]; });
@@ -123,7 +123,8 @@
       }
       window.scrollTo(window.scrollX, scroll);
       rotateAll();
-      status.textContent = "Updated at " + new Date().toLocaleTimeString() +
+      // The time as the page writes it (the event's zone, named), not the browser's zone.
+      status.textContent = "Updated at " + (clock || new Date().toLocaleTimeString()) +
         (held ? "; the form you are filling in is kept as it is." : ".");
       return !held;
     }

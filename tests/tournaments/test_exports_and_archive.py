@@ -133,17 +133,28 @@ def test_an_archive_imports_under_a_new_slug_and_exports_again_the_same(played_e
     call_command("event_import", str(path), "--slug", "quay-copy", "--organizer", "olga", stdout=io.StringIO())
     copy_ = Event.objects.get(slug="quay-copy")
     second = archive.build_archive(copy_)
+    # The original has no owner; the command makes its first --organizer the copy's (R97).
+    assert (first["event"].pop("owner"), second["event"].pop("owner")) == (None, "olga")
     assert without_identity(second) == without_identity(first)
     assert first["audit"] and first["disqualifications"] and len(first["battles"]) == 12
     # The standings the copy shows are the original's.
     assert exports.standings_table(copy_).rows == exports.standings_table(event).rows
 
 
-def test_an_archive_holds_no_accounts_reports_or_replays(played_event):
+def test_an_archive_holds_every_report_with_its_replay_but_no_password_email_or_claim_code(played_event):
+    """The organizer's archive is the whole event (R97): the disputed report, its replay and reason go in;
+    accounts only by username, and no general's claim code."""
     event, _ = played_event
-    text = json.dumps(archive.build_archive(event))
-    assert "SECRET" not in text and "password" not in text and '"user"' not in text
-    assert archive.build_archive(event)["format"] == "warline-opp-event-archive"
+    olga = get_user_model().objects.get(username="olga")
+    olga.email = "olga@example.org"
+    olga.save()
+    document = archive.build_archive(event)
+    text = json.dumps(document)
+    assert "SECRET-REPLAY" in text and "SECRET-DISPUTE-REASON" in text
+    assert document["event"]["organizers"] == ["olga"]
+    assert "password" not in text and "pbkdf2" not in text and "olga@example.org" not in text
+    assert not any(general.claim_code in text for general in General.objects.all())
+    assert document["format"] == "warline-opp-event-archive" and document["version"] == 2
 
 
 def test_import_matches_generals_by_external_id_and_creates_the_others_without_an_account(played_event):
@@ -169,10 +180,15 @@ def test_import_refuses_to_enter_a_claimed_general_without_its_player(played_eve
     assert not alice.registrations.exclude(event=event).exists()
 
 
-def test_import_refuses_a_slug_that_is_taken(played_event):
+def test_import_refuses_a_slug_that_is_taken(played_event, tmp_path):
     event, _ = played_event
-    with pytest.raises(archive.ArchiveError, match="quay-open.*exists already"):
+    with pytest.raises(archive.ArchiveError, match="quay-open.*exists already") as refused:
         archive.import_archive(archive.build_archive(event))
+    assert refused.value.field == "slug" and "--slug" not in str(refused.value)  # the web page says it in its words
+    path = tmp_path / "quay.json"
+    path.write_text(json.dumps(archive.build_archive(event)), encoding="utf-8")
+    with pytest.raises(CommandError, match="exists already. Import it under another with --slug"):
+        call_command("event_import", str(path))
 
 
 def broken(document, change):
@@ -183,7 +199,8 @@ def broken(document, change):
 
 BAD_ARCHIVES = {
     "wrong format": (lambda d: d.update(format="something-else"), "not a WARLINE event archive"),
-    "wrong version": (lambda d: d.update(version=2), "version 2 is not supported"),
+    "wrong version": (lambda d: d.update(version=3), "version 3 is not supported"),
+    "version that is no number": (lambda d: d.update(version=True), "version True is not supported"),
     "missing battles": (lambda d: d.pop("battles"), "no 'battles'"),
     "battle without a round": (lambda d: d["battles"][0].pop("round"), "Battle 1 has no 'round'"),
     "unknown general": (lambda d: d["battles"][-1].update(general_a="g99"),

@@ -105,7 +105,7 @@ def test_only_an_organizer_downloads_the_archive(client, event, organizer):
     assert client.get("/events/quay-open/archive.json").status_code == 403
     client.force_login(organizer)
     response = client.get("/events/quay-open/archive.json")
-    assert response.status_code == 200 and json.loads(response.content)["version"] == 1
+    assert response.status_code == 200 and json.loads(response.content)["version"] == 2
 
 
 def test_the_import_page_is_for_granted_organizers_who_become_the_event_organizer(client, event):

@@ -4,32 +4,16 @@ from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from tournaments import trust
+from tournaments import models, trust
 from tournaments.domain import TIEBREAKERS, opp_awards
 from tournaments.events.services import GROUP_METHODS
-from tournaments.models import (
-    VARIANT_KEYS,
-    Adjudication,
-    AuditEntry,
-    Battle,
-    Disqualification,
-    Event,
-    General,
-    Group,
-    Invitation,
-    NotificationSettings,
-    OrganizerInvitation,
-    Registration,
-    Report,
-    Season,
-)
 from tournaments.results.recording import forfeit_offer
 from tournaments.standings.tables import battle_result
 
 
 class GeneralBriefSerializer(serializers.ModelSerializer):
     class Meta:
-        model = General
+        model = models.General
         fields = ["id", "name"]
 
 
@@ -41,7 +25,7 @@ class GeneralSerializer(serializers.ModelSerializer):
                   "hand it out, while the general is unclaimed.")
 
     class Meta:
-        model = General
+        model = models.General
         fields = ["id", "name", "external_id", "claimed", "claim_code"]
         read_only_fields = ["external_id"]
 
@@ -77,8 +61,8 @@ def _board_side(value, side):
 
 
 class EventSerializer(serializers.ModelSerializer):
-    variants = serializers.ListField(child=serializers.ChoiceField(choices=VARIANT_KEYS), required=False,
-                                     max_length=len(VARIANT_KEYS))
+    variants = serializers.ListField(child=serializers.ChoiceField(choices=models.VARIANT_KEYS), required=False,
+                                     max_length=len(models.VARIANT_KEYS))
     status = serializers.CharField(source="status_label", read_only=True)
     victor = GeneralBriefSerializer(read_only=True, allow_null=True)
     organizers = serializers.SlugRelatedField(slug_field="username", many=True, read_only=True)
@@ -87,7 +71,7 @@ class EventSerializer(serializers.ModelSerializer):
                                                    "them (`POST events/{slug}/owner/` hands it over).")
 
     class Meta:
-        model = Event
+        model = models.Event
         fields = ["slug", "name", "kind", "state", "status", "variants", "battalion_count", "board_width",
                   "board_height", "forfeit_award_opp",
                   "forfeit_counts_as_victory", "forfeits_to_disqualify", "confirmation_minutes",
@@ -144,12 +128,12 @@ class RegistrationSerializer(serializers.ModelSerializer):
     general = GeneralBriefSerializer(read_only=True)
 
     class Meta:
-        model = Registration
+        model = models.Registration
         fields = ["number", "general", "seed", "status", "status_reason", "registered_at"]
 
 
 class RegisterInputSerializer(serializers.Serializer):
-    general = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+    general = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                  help_text="An existing general's id.")
     name = serializers.CharField(required=False, max_length=120,
                                  help_text="A new general's name (when `general` is not given).")
@@ -171,7 +155,7 @@ class JoinInputSerializer(serializers.Serializer):
 
 
 class WithdrawInputSerializer(serializers.Serializer):
-    general = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+    general = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                  help_text="Organizers only; a player withdraws their own general.")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
 
@@ -182,12 +166,12 @@ class InvitationSerializer(serializers.ModelSerializer):
     invited_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
-        model = Invitation
+        model = models.Invitation
         fields = ["id", "event", "general", "invited_by", "status", "created_at", "answered_at"]
 
 
 class InviteInputSerializer(serializers.Serializer):
-    general = serializers.PrimaryKeyRelatedField(queryset=General.objects.all())
+    general = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all())
 
 
 class OrganizerSerializer(serializers.Serializer):
@@ -200,7 +184,7 @@ class OrganizerInvitationSerializer(serializers.ModelSerializer):
     invited_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
-        model = OrganizerInvitation
+        model = models.OrganizerInvitation
         fields = ["id", "event", "user", "invited_by", "status", "created_at", "answered_at"]
 
 
@@ -209,7 +193,7 @@ class GroupSerializer(serializers.ModelSerializer):
     winner = GeneralBriefSerializer(read_only=True, allow_null=True)
 
     class Meta:
-        model = Group
+        model = models.Group
         fields = ["id", "name", "stage", "index", "winner", "members"]
 
     def get_members(self, group) -> list[dict]:
@@ -241,12 +225,12 @@ class VerdictSummarySerializer(serializers.Serializer):
     sentence = serializers.CharField(help_text="The engine's sentence when the replay is not legal (empty otherwise).")
 
 
-COUNTED_STATUSES = (Report.Status.CONFIRMED, Report.Status.OVERRIDDEN)
+COUNTED_STATUSES = (models.Report.Status.CONFIRMED, models.Report.Status.OVERRIDDEN)
 
 
 def counted_verdicts():
     """The adjudicated reports that counted, newest first, without their replays (for `Prefetch`)."""
-    return (Report.objects.filter(status__in=COUNTED_STATUSES, adjudication__state=Adjudication.State.DONE)
+    return (models.Report.objects.filter(status__in=COUNTED_STATUSES, adjudication__state=models.Adjudication.State.DONE)
             .select_related("adjudication").defer("replay").order_by("-created_at", "-id"))
 
 
@@ -281,7 +265,7 @@ class BattleSerializer(serializers.ModelSerializer):
         "result and the verdict summary); null without an adjudicated replay."))
 
     class Meta:
-        model = Battle
+        model = models.Battle
         fields = ["id", "event", "group", "season", "round", "number", "playoff", "general_a", "general_b",
                   "result", "verdict"]
 
@@ -341,7 +325,7 @@ class DecidedBattleSerializer(BattleSerializer):
 class ResultInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=REPORTED_KINDS)
     winner = serializers.IntegerField(required=False, allow_null=True, help_text="General id (victory).")
-    condition = serializers.ChoiceField(choices=Battle.Condition.choices, required=False, allow_blank=True)
+    condition = serializers.ChoiceField(choices=models.Battle.Condition.choices, required=False, allow_blank=True)
     forfeited_by = serializers.IntegerField(required=False, allow_null=True, help_text="General id (forfeit).")
     player_1 = serializers.IntegerField(required=False, allow_null=True,
                                         help_text="General id of Player-1 (decided by the Challenge).")
@@ -357,7 +341,7 @@ class DisqualificationSerializer(serializers.ModelSerializer):
     season = serializers.SerializerMethodField(help_text="A league's season it was decided in (R88).")
 
     class Meta:
-        model = Disqualification
+        model = models.Disqualification
         fields = ["general", "reason", "details", "season", "decided_by", "decided_at"]
 
     def get_season(self, dq) -> dict | None:
@@ -365,8 +349,8 @@ class DisqualificationSerializer(serializers.ModelSerializer):
 
 
 class DisqualifyInputSerializer(serializers.Serializer):
-    general = serializers.PrimaryKeyRelatedField(queryset=General.objects.all())
-    reason = serializers.ChoiceField(choices=Disqualification.Reason.values)
+    general = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all())
+    reason = serializers.ChoiceField(choices=models.Disqualification.Reason.values)
     details = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
 
 
@@ -374,7 +358,7 @@ class AuditEntrySerializer(serializers.ModelSerializer):
     actor = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
 
     class Meta:
-        model = AuditEntry
+        model = models.AuditEntry
         fields = ["id", "at", "actor", "action", "subject", "before", "after", "reason"]
 
 
@@ -384,7 +368,7 @@ class SeasonSerializer(serializers.ModelSerializer):
         help_text="One sentence: what the season is doing and what it waits for (open, closing, playoff, closed).")
 
     class Meta:
-        model = Season
+        model = models.Season
         fields = ["id", "number", "name", "state", "champion", "waiting_for"]
         read_only_fields = ["number", "state", "champion"]
 
@@ -414,20 +398,20 @@ class LeagueBattleInputSerializer(serializers.Serializer):
     """Organizers schedule a battle (general_a, general_b) or record an arranged one (with `result`).
     A member reports their own arranged battle: `opponent` and the report's fields, as for any report."""
 
-    general_a = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+    general_a = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                    help_text="Organizers: the first general.")
-    general_b = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+    general_b = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                    help_text="Organizers: the second general.")
     result = ResultInputSerializer(required=False, help_text="Organizers: record the result at once.")
-    opponent = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+    opponent = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                   help_text="Members: the member you played.")
     kind = serializers.ChoiceField(choices=REPORTED_KINDS, required=False, help_text="Members: the result.")
-    winner = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False, allow_null=True)
-    condition = serializers.ChoiceField(choices=Battle.Condition.choices, required=False, allow_blank=True,
+    winner = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False, allow_null=True)
+    condition = serializers.ChoiceField(choices=models.Battle.Condition.choices, required=False, allow_blank=True,
                                         default="")
-    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                       allow_null=True)
-    player_1 = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False, allow_null=True)
+    player_1 = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False, allow_null=True)
     replay = serializers.JSONField(required=False, help_text="Members: the replay log, a JSON object or a file "
                                    "upload (multipart) named `replay`.")
 
@@ -481,7 +465,7 @@ class StandingsSerializer(serializers.Serializer):
 
 class AdjudicationSerializer(serializers.ModelSerializer):
     class Meta:
-        model = Adjudication
+        model = models.Adjudication
         fields = ["state", "engine_version", "verdict", "agrees", "disagreement", "attempts", "last_error",
                   "queued_at", "started_at", "finished_at", "engine_ms"]
 
@@ -500,7 +484,7 @@ class ReportSerializer(serializers.ModelSerializer):
         help_text="R68: set when this counted forfeit makes the general's forfeits reach the event's limit.")
 
     class Meta:
-        model = Report
+        model = models.Report
         fields = ["id", "battle", "reported_by", "kind", "winner", "condition", "forfeited_by", "player_1",
                   "status", "status_text", "status_reason", "dispute_turn", "answered_by", "has_replay",
                   "replay_sha256", "replay_bytes", "adjudication", "waiting_for", "confirm_by", "seconds_left", "offer_disqualification",
@@ -524,8 +508,8 @@ class ReportSerializer(serializers.ModelSerializer):
     @extend_schema_field(OfferSerializer(allow_null=True))
     def get_offer_disqualification(self, report):
         battle = report.battle
-        if report.status not in (Report.Status.CONFIRMED, Report.Status.OVERRIDDEN) \
-                or battle.kind != Battle.Kind.FORFEIT:
+        if report.status not in (models.Report.Status.CONFIRMED, models.Report.Status.OVERRIDDEN) \
+                or battle.kind != models.Battle.Kind.FORFEIT:
             return None
         return offer_body(forfeit_offer(battle.event, battle.forfeited_by))
 
@@ -534,8 +518,8 @@ class NotificationSettingsSerializer(serializers.ModelSerializer):
     """Which emails the user gets; every kind is on until they switch it off (`PATCH me/`)."""
 
     class Meta:
-        model = NotificationSettings
-        fields = list(NotificationSettings.KINDS)
+        model = models.NotificationSettings
+        fields = list(models.NotificationSettings.KINDS)
 
 
 class MeUpdateSerializer(serializers.Serializer):
@@ -563,12 +547,12 @@ class ReplayField(serializers.JSONField):
 
 class ReportInputSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=REPORTED_KINDS)
-    winner = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False, allow_null=True)
-    condition = serializers.ChoiceField(choices=Battle.Condition.choices, required=False, allow_blank=True,
+    winner = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False, allow_null=True)
+    condition = serializers.ChoiceField(choices=models.Battle.Condition.choices, required=False, allow_blank=True,
                                         default="")
-    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                       allow_null=True)
-    player_1 = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False, allow_null=True)
+    player_1 = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False, allow_null=True)
     replay = ReplayField(required=False, help_text="The replay log: a JSON object, or a file upload "
                          "(multipart) named `replay`.")
 
@@ -591,7 +575,7 @@ class WithdrawDisputeInputSerializer(serializers.Serializer):
 class OverrideInputSerializer(serializers.Serializer):
     reason = serializers.CharField(max_length=2000)
     kind = serializers.ChoiceField(choices=REPORTED_KINDS, required=False)
-    winner = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False, allow_null=True)
-    condition = serializers.ChoiceField(choices=Battle.Condition.choices, required=False, allow_blank=True)
-    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=General.objects.all(), required=False,
+    winner = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False, allow_null=True)
+    condition = serializers.ChoiceField(choices=models.Battle.Condition.choices, required=False, allow_blank=True)
+    forfeited_by = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                       allow_null=True)

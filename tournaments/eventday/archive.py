@@ -3,25 +3,34 @@
 The archive names its records by references local to the archive ("g1" for a general, "A" style
 references for groups and seasons), never by database ids, so it imports anywhere. Each record is
 written over an explicit field list below: a new model field that belongs in the archive is one more
-name in one tuple. User accounts, passwords, reports and replays never go in; generals carry their
-name and external id only, and the audit trail keeps what happened without who (a user account).
+name in one tuple (tests/tournaments/test_archive_round_trip.py compares every field of every row and
+fails on a name left out). The archive holds everything the event holds: its rules and windows, its
+registrations, seasons and their members, groups, battles, every report of every status with its
+replay and its adjudication, disqualifications, the audit trail and the invitations. Accounts are
+named by username only (no password, e-mail or claim code); generals carry their name and external id.
+
+Version 2 added the confirmation window, the pair limit, the event's times, owner and organizers,
+season members, reports and adjudications, who decided and who acted, and the invitations; a version 1
+archive still imports, with the defaults a new event gets for what it lacks.
 
 The import creates a new event in one transaction: a malformed file raises `ArchiveError` naming
-where it is wrong, and leaves nothing written.
+where it is wrong, and leaves nothing written. Usernames name accounts of this site as R97 says.
 """
 from __future__ import annotations
 
 import datetime as dt
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from tournaments.domain import DomainError
-from tournaments.events.services import check_board_setting, validate_variants
+from tournaments.events.services import DEFAULT_CONFIRMATION_MINUTES, check_board_setting, validate_variants
 from tournaments.models import (
+    Adjudication,
     AuditEntry,
     Battle,
     Disqualification,
@@ -29,18 +38,25 @@ from tournaments.models import (
     General,
     Group,
     GroupMember,
+    Invitation,
+    OrganizerInvitation,
     Registration,
+    Report,
     Season,
+    SeasonMember,
 )
 
 FORMAT = "warline-opp-event-archive"
-VERSION = 1
+VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 # Plain fields per record, copied as they are (dates and times as ISO 8601 text).
 EVENT_FIELDS = ("name", "kind", "variants", "battalion_count", "forfeit_award_opp", "forfeit_counts_as_victory",
                 "forfeits_to_disqualify", "state", "group_seed", "group_method", "published", "starts_on", "venue")
 # Added later: written always, read when present (older archives have none of them).
 EVENT_OPTIONAL_FIELDS = ("ends_on", "description", "time_zone", "board_width", "board_height")
+# Version 2: required there, a new event's defaults for a version 1 archive.
+EVENT_V2_FIELDS = ("confirmation_minutes", "pair_battles_per_season", "created_at", "updated_at")
 GENERAL_FIELDS = ("name", "external_id")
 REGISTRATION_FIELDS = ("number", "seed", "status", "status_reason", "registered_at")
 SEASON_FIELDS = ("number", "name", "state")
@@ -49,6 +65,14 @@ MEMBER_FIELDS = ("position",)
 BATTLE_FIELDS = ("round", "number", "playoff", "kind", "condition", "respect_shown", "decided_at")
 DISQUALIFICATION_FIELDS = ("reason", "details", "decided_at")
 AUDIT_FIELDS = ("at", "action", "subject", "before", "after", "reason")
+SEASON_MEMBER_FIELDS = ("joined_at",)
+REPORT_FIELDS = ("kind", "condition", "replay", "replay_sha256", "replay_bytes", "status", "status_reason",
+                 "dispute_turn", "confirm_by", "created_at", "updated_at")
+REPORT_GENERAL_FIELDS = ("winner", "forfeited_by", "player_1")
+REPORT_USER_FIELDS = ("reported_by", "answered_by")
+ADJUDICATION_FIELDS = ("state", "engine_version", "verdict", "agrees", "disagreement", "previous_verdict",
+                       "attempts", "last_error", "queued_at", "sent_at", "started_at", "finished_at", "engine_ms")
+INVITATION_FIELDS = ("status", "created_at", "answered_at")
 
 # Fields naming a general, per record.
 EVENT_GENERAL_FIELDS = ("victor",)
@@ -56,12 +80,23 @@ SEASON_GENERAL_FIELDS = ("champion",)
 GROUP_GENERAL_FIELDS = ("winner",)
 BATTLE_GENERAL_FIELDS = ("general_a", "general_b", "winner", "forfeited_by", "player_1")
 
-# Fields the database fills on creation (auto_now_add): set again after the import creates the row.
-STAMPED_FIELDS = {Registration: ("registered_at",), Disqualification: ("decided_at",), AuditEntry: ("at",)}
 
 
 class ArchiveError(ValueError):
-    """An archive that cannot be imported, with where and what is wrong."""
+    """An archive that cannot be imported, with where and what is wrong. `field` names the import's
+    input at fault: "archive" (the file) or "slug" (the new event's address)."""
+
+    def __init__(self, message, field="archive"):
+        super().__init__(message)
+        self.field = field
+
+
+class SlugTaken(ArchiveError):
+    """The new event's address is another event's: the archive is fine, another slug imports it."""
+
+    def __init__(self, slug):
+        super().__init__(f"An event with the address /events/{slug}/ ({slug!r}) exists already.", field="slug")
+        self.slug = slug
 
 
 # --- export -------------------------------------------------------------------------------------
@@ -82,8 +117,13 @@ def _general_refs(event):
     others = set()
     for battle in event.battles.values_list(*(f"{name}_id" for name in BATTLE_GENERAL_FIELDS)):
         others.update(pk for pk in battle if pk)
+    for report in Report.objects.filter(battle__event=event).values_list(
+            *(f"{name}_id" for name in REPORT_GENERAL_FIELDS)):
+        others.update(pk for pk in report if pk)
     others.update(event.disqualifications.values_list("general_id", flat=True))
+    others.update(event.invitations.values_list("general_id", flat=True))
     others.update(GroupMember.objects.filter(group__event=event).values_list("general_id", flat=True))
+    others.update(SeasonMember.objects.filter(season__event=event).values_list("general_id", flat=True))
     for pk in (event.victor_id, *event.groups.values_list("winner_id", flat=True),
                *event.seasons.values_list("champion_id", flat=True)):
         if pk:
@@ -104,20 +144,56 @@ def season_ref(season):
     return f"season-{season.number}"
 
 
+class _Usernames(dict):
+    """{user id: username} of every account the event's records name, read once."""
+
+    def __init__(self, event):
+        ids = {event.owner_id, *event.organizers.values_list("pk", flat=True)}
+        for rows in (Report.objects.filter(battle__event=event).values_list(*(f"{n}_id" for n in REPORT_USER_FIELDS)),
+                     event.disqualifications.values_list("decided_by_id"),
+                     event.audit_entries.values_list("actor_id"),
+                     event.invitations.values_list("invited_by_id"),
+                     event.organizer_invitations.values_list("user_id", "invited_by_id")):
+            for row in rows:
+                ids.update(row)
+        ids.discard(None)
+        super().__init__(get_user_model().objects.filter(pk__in=ids).values_list("pk", "username"))
+
+    def of(self, pk):
+        return self[pk] if pk else None
+
+
+def _report(report, refs, users):
+    adjudication = getattr(report, "adjudication", None)
+    return {**_fields(report, REPORT_FIELDS),
+            **{name: _ref(refs, getattr(report, f"{name}_id")) for name in REPORT_GENERAL_FIELDS},
+            **{name: users.of(getattr(report, f"{name}_id")) for name in REPORT_USER_FIELDS},
+            "adjudication": _fields(adjudication, ADJUDICATION_FIELDS) if adjudication else None}
+
+
 def build_archive(event):
     """The event as a JSON-ready dict (see the module's docstring)."""
     refs = _general_refs(event)
     generals = General.objects.in_bulk(list(refs))
+    users = _Usernames(event)
+    reports = {}
+    for report in (Report.objects.filter(battle__event=event).select_related("adjudication")
+                   .order_by("created_at", "pk")):
+        reports.setdefault(report.battle_id, []).append(_report(report, refs, users))
     return {
         "format": FORMAT,
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
         "event": {"slug": event.slug, **_fields(event, EVENT_FIELDS), **_fields(event, EVENT_OPTIONAL_FIELDS),
-                  "victor": _ref(refs, event.victor_id)},
+                  **_fields(event, EVENT_V2_FIELDS), "victor": _ref(refs, event.victor_id),
+                  "owner": users.of(event.owner_id),
+                  "organizers": sorted(users.of(pk) for pk in event.organizers.values_list("pk", flat=True))},
         "generals": [{"ref": ref, **_fields(generals[pk], GENERAL_FIELDS)} for pk, ref in refs.items()],
         "registrations": [{"general": refs[r.general_id], **_fields(r, REGISTRATION_FIELDS)}
                           for r in event.registrations.order_by("number")],
-        "seasons": [{"ref": season_ref(s), **_fields(s, SEASON_FIELDS), "champion": _ref(refs, s.champion_id)}
+        "seasons": [{"ref": season_ref(s), **_fields(s, SEASON_FIELDS), "champion": _ref(refs, s.champion_id),
+                     "members": [{"general": refs[m.general_id], **_fields(m, SEASON_MEMBER_FIELDS)}
+                                 for m in s.memberships.order_by("joined_at", "pk")]}
                     for s in event.seasons.order_by("number")],
         "groups": [{"ref": group_ref(g), **_fields(g, GROUP_FIELDS), "winner": _ref(refs, g.winner_id),
                     "members": [{"general": refs[m.general_id], **_fields(m, MEMBER_FIELDS)}
@@ -126,11 +202,21 @@ def build_archive(event):
         "battles": [{"group": group_ref(b.group) if b.group_id else None,
                      "season": season_ref(b.season) if b.season_id else None,
                      **_fields(b, BATTLE_FIELDS),
-                     **{name: _ref(refs, getattr(b, f"{name}_id")) for name in BATTLE_GENERAL_FIELDS}}
+                     **{name: _ref(refs, getattr(b, f"{name}_id")) for name in BATTLE_GENERAL_FIELDS},
+                     "reports": reports.get(b.pk, [])}
                     for b in event.battles.select_related("group", "season").order_by("pk")],
-        "disqualifications": [{"general": refs[d.general_id], **_fields(d, DISQUALIFICATION_FIELDS)}
-                              for d in event.disqualifications.order_by("decided_at", "pk")],
-        "audit": [_fields(entry, AUDIT_FIELDS) for entry in event.audit_entries.order_by("at", "pk")],
+        "disqualifications": [{"general": refs[d.general_id], **_fields(d, DISQUALIFICATION_FIELDS),
+                               "season": season_ref(d.season) if d.season_id else None,
+                               "decided_by": users.of(d.decided_by_id)}
+                              for d in event.disqualifications.select_related("season").order_by("decided_at", "pk")],
+        "audit": [{**_fields(entry, AUDIT_FIELDS), "actor": users.of(entry.actor_id)}
+                  for entry in event.audit_entries.order_by("at", "pk")],
+        "invitations": [{"general": refs[i.general_id], **_fields(i, INVITATION_FIELDS),
+                         "invited_by": users.of(i.invited_by_id)}
+                        for i in event.invitations.order_by("created_at", "pk")],
+        "organizer_invitations": [{"user": users.of(i.user_id), **_fields(i, INVITATION_FIELDS),
+                                   "invited_by": users.of(i.invited_by_id)}
+                                  for i in event.organizer_invitations.order_by("created_at", "pk")],
     }
 
 
@@ -185,35 +271,113 @@ def _checked(obj, where, exclude=()):
 def check_header(archive):
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
         raise ArchiveError(f"This is not a WARLINE event archive: its \"format\" must be {FORMAT!r}.")
-    if archive.get("version") != VERSION:
-        raise ArchiveError(f"Archive version {archive.get('version')!r} is not supported; this site imports "
-                           f"version {VERSION}.")
+    version = archive.get("version")
+    if type(version) is not int or version not in READABLE_VERSIONS:
+        raise ArchiveError(f"Archive version {version!r} is not supported; this site imports versions "
+                           f"{READABLE_VERSIONS[0]} to {VERSION}.")
+    return version
 
 
-def import_archive(archive, *, slug=None, organizers=()):
+class _Accounts:
+    """The archive's usernames as accounts of this site (R97): matched only when the import says so;
+    what is named and absent, or named and not matched, is kept for the warnings."""
+
+    ORGANIZING = ("owner", "organizer")
+
+    def __init__(self, match, importers):
+        self.match, self.importers = match, {user.username for user in importers}
+        self.absent, self.unmatched, self.found = {}, {}, {}
+
+    def get(self, username, role, where):
+        if username is None:
+            return None
+        if not isinstance(username, str) or not username:
+            raise ArchiveError(f"{where} names an account by {username!r}: a username must be a text.")
+        if username not in self.found:
+            self.found[username] = get_user_model().objects.filter(username=username).first()
+        user = self.found[username]
+        if user is None:
+            self.absent.setdefault(username, []).append(role)
+            return None
+        if not self.match:
+            self.unmatched.setdefault(username, []).append(role)
+            return None
+        return user
+
+    def warnings(self, event):
+        def roles(names):
+            return ", ".join(dict.fromkeys(names))
+
+        lines = [f"No account on this site is called {username!r} (in the archive: {roles(names)}): "
+                 f"the imported records name nobody in its place." for username, names in self.absent.items()]
+        organizing = [u for u, names in self.unmatched.items()
+                      if u not in self.importers and any(role in self.ORGANIZING for role in names)]
+        if organizing:
+            lines.append(f"{', '.join(organizing)} organized the event where it comes from; here you organize it: "
+                         "invite them as organizers from the event's page if they should organize it too (R97).")
+        others = [u for u, names in self.unmatched.items() if not any(role in self.ORGANIZING for role in names)]
+        if others:
+            lines.append(f"Who reported, answered or decided ({', '.join(others)}) is left empty: an import from "
+                         "this page names no account of this site but yours (R97).")
+        if not event.organizers.exists():
+            lines.append(f"{event.name} has no organizer on this site: only site staff can manage it.")
+        return lines
+
+
+def import_archive(archive, *, slug=None, organizers=(), match_accounts=False):
     """Creates a new event from `archive` (a dict as `build_archive` makes) under `slug` (default:
-    the archive's), organized by `organizers` (the first owns it). A general whose external id names an
-    unclaimed general of this site that every one of `organizers` already manages (R96) is that
-    general; the others are created without an account (R96: an import never reuses or reveals another
-    event's general or its claim code). Raises ArchiveError; nothing is written then."""
-    check_header(archive)
+    the archive's). R97: with `match_accounts` (the site administrators' command) every username of the
+    archive names this site's account of that name: the archive's owner and organizers organize the
+    event again, `organizers` besides (the first owns it when the archive's owner has no account here),
+    and who reported, answered, decided or acted is restored. Without it (the web page), `organizers`
+    alone organize it (the first owns it) and no other account is named. A general whose external id
+    names an unclaimed general of this site that every organizer of the import already manages (R96) is
+    that general; the others are created without an account (R96: an import never reuses or reveals
+    another event's general or its claim code). Returns the event, with `archive_warnings`: sentences
+    naming the accounts the archive names and this site lacks (or did not match). Raises ArchiveError;
+    nothing is written then."""
+    version = check_header(archive)
     event_record = _need(archive, "event", "The archive")
     slug = slug or _need(event_record, "slug", "The event")
     try:
+        if not isinstance(slug, str) or len(slug) > 80:
+            raise ValidationError("")
         validate_slug(slug)
     except ValidationError:
-        raise ArchiveError(f"{slug!r} is not a valid slug: use letters, numbers, hyphens or underscores.") from None
+        raise ArchiveError(f"{slug!r} is not a valid address: use at most 80 letters, numbers, hyphens or "
+                           "underscores.", field="slug") from None
     try:
         with transaction.atomic():
-            return _import(archive, event_record, slug, organizers)
+            return _import(archive, version, event_record, slug, list(organizers), match_accounts)
     except DatabaseError as error:  # e.g. two registrations with one number: the model checks pass, the table refuses
         raise ArchiveError(f"The archive contradicts itself (a record appears twice?): {error}".strip()) from None
 
 
-def _import(archive, event_record, slug, organizers):
+def _since_v2(record, names, where, version):
+    return _values(record, names, where) if version >= 2 else {}
+
+
+def _since_v2_list(record, key, where, version):
+    if version < 2:
+        return []
+    value = _need(record, key, where)
+    if not isinstance(value, list):
+        raise ArchiveError(f"{where}'s {key!r} must be a list.")
+    return value
+
+
+def _import(archive, version, event_record, slug, explicit, match_accounts):
     if Event.objects.filter(slug=slug).exists():
-        raise ArchiveError(f"An event with the slug {slug!r} exists already; import under another with --slug.")
-    organizers = list(organizers)
+        raise SlugTaken(slug)
+    accounts = _Accounts(match_accounts, explicit)
+    owner = accounts.get(event_record.get("owner") if version >= 2 else None, "owner", "The event")
+    archived = [accounts.get(name, "organizer", "The event")
+                for name in _since_v2_list(event_record, "organizers", "The event", version)]
+    organizers = list(dict.fromkeys([*(user for user in archived if user), *explicit]))
+    owner = owner or next(iter(explicit), None)
+    if owner in organizers:  # the owner first: the generals the import creates are theirs (R96)
+        organizers.insert(0, organizers.pop(organizers.index(owner)))
+
     generals, created_apart = _import_generals(_list(archive, "generals"), organizers)
 
     def general(ref, where, required=True):
@@ -224,8 +388,11 @@ def _import(archive, event_record, slug, organizers):
         return generals[ref]
 
     event = Event(slug=slug, **_values(event_record, EVENT_FIELDS, "The event"),
-                  **{name: event_record[name] for name in EVENT_OPTIONAL_FIELDS if name in event_record})
-    _checked(event, "The event", exclude=["victor"])
+                  **{name: event_record[name] for name in EVENT_OPTIONAL_FIELDS if name in event_record},
+                  **_since_v2(event_record, EVENT_V2_FIELDS, "The event", version))
+    if version < 2:  # the window a new event of its kind gets (version 1 archives had none)
+        event.confirmation_minutes = DEFAULT_CONFIRMATION_MINUTES.get(event.kind, event.confirmation_minutes)
+    _checked(event, "The event", exclude=["victor", "owner"])
     if not isinstance(event.variants, list) or not all(isinstance(key, str) for key in event.variants):
         raise ArchiveError("The event's variants must be a list of names, like [\"battle_arts\"].")
     try:
@@ -233,23 +400,30 @@ def _import(archive, event_record, slug, organizers):
         check_board_setting({"board_width": event.board_width, "board_height": event.board_height})
     except DomainError as error:
         raise ArchiveError(f"The event's rules are not valid: {error}") from None
-    event.owner = organizers[0] if organizers else None
+    times = {name: getattr(event, name) for name in ("created_at", "updated_at") if getattr(event, name)}
+    event.owner = owner
     event.save()
     event.organizers.set(organizers)
 
+    registrations = []
     for index, record in enumerate(_list(archive, "registrations")):
         where = f"Registration {index + 1}"
-        registration = Registration(event=event, general=general(_need(record, "general", where), where),
-                                    **_values(record, REGISTRATION_FIELDS, where))
-        _save_stamped(_checked(registration, where))
+        registrations.append(_checked(Registration(event=event, general=general(_need(record, "general", where), where),
+                                                   **_values(record, REGISTRATION_FIELDS, where)), where))
+    _insert(Registration, registrations)
 
-    seasons = {}
+    seasons, season_members = {}, []
     for index, record in enumerate(_list(archive, "seasons")):
         where = f"Season {index + 1}"
         season = Season(event=event, champion=general(_need(record, "champion", where), where, required=False),
                         **_values(record, SEASON_FIELDS, where))
         _checked(season, where, exclude=["champion"]).save()
         seasons[_need(record, "ref", where)] = season
+        for number, member in enumerate(_since_v2_list(record, "members", where, version)):
+            member_where = f"{where}, member {number + 1}"
+            season_members.append(_checked(SeasonMember(
+                season=season, general=general(_need(member, "general", member_where), member_where),
+                **_values(member, SEASON_MEMBER_FIELDS, member_where)), member_where))
 
     groups = {}
     for index, record in enumerate(_list(archive, "groups")):
@@ -267,6 +441,7 @@ def _import(archive, event_record, slug, organizers):
                                                                     member_where),
                                        **_values(member, MEMBER_FIELDS, member_where))
 
+    reports, adjudications = [], []
     for index, record in enumerate(_list(archive, "battles")):
         where = f"Battle {index + 1}"
         group_key, season_key = _need(record, "group", where), _need(record, "season", where)
@@ -281,17 +456,61 @@ def _import(archive, event_record, slug, organizers):
         if battle.general_a == battle.general_b:
             raise ArchiveError(f"{where} names the same general twice.")
         _checked(battle, where, exclude=list(BATTLE_GENERAL_FIELDS)).save()
+        for number, report_record in enumerate(_since_v2_list(record, "reports", where, version)):
+            report, adjudication = _report_of(battle, report_record, f"{where}, report {number + 1}", general,
+                                              accounts)
+            reports.append(report)
+            adjudications.append(adjudication)
+    _insert(Report, reports)
+    for report, adjudication in zip(reports, adjudications, strict=True):
+        if adjudication is not None:
+            adjudication.report = report
+    _insert(Adjudication, [adjudication for adjudication in adjudications if adjudication is not None])
 
+    if version < 2:  # who a season held was not archived: everyone registered or playing in it
+        season_members = _members_of_v1_seasons(event, seasons)
+    _insert(SeasonMember, season_members)
+
+    disqualifications = []
     for index, record in enumerate(_list(archive, "disqualifications")):
         where = f"Disqualification {index + 1}"
+        season_key = record.get("season") if version >= 2 else None
+        if season_key is not None and (not isinstance(season_key, str) or season_key not in seasons):
+            raise ArchiveError(f"{where} names season {season_key!r}, which the archive's seasons do not include.")
         dq = Disqualification(event=event, general=general(_need(record, "general", where), where),
+                              season=seasons.get(season_key),
+                              decided_by=accounts.get(record.get("decided_by"), "decided a disqualification", where),
                               **_values(record, DISQUALIFICATION_FIELDS, where))
-        _save_stamped(_checked(dq, where, exclude=["decided_by"]))
+        disqualifications.append(_checked(dq, where, exclude=["decided_by"]))
+    _insert(Disqualification, disqualifications)
 
+    entries = []
     for index, record in enumerate(_list(archive, "audit")):
         where = f"Audit entry {index + 1}"
-        entry = AuditEntry(event=event, **_values(record, AUDIT_FIELDS, where))
-        _save_stamped(_checked(entry, where, exclude=["actor"]))
+        entry = AuditEntry(event=event, actor=accounts.get(record.get("actor"), "acted in the audit trail", where),
+                           **_values(record, AUDIT_FIELDS, where))
+        entries.append(_checked(entry, where, exclude=["actor"]))
+    _insert(AuditEntry, entries)
+
+    invitations = []
+    for index, record in enumerate(_since_v2_list(archive, "invitations", "The archive", version)):
+        where = f"Invitation {index + 1}"
+        invitations.append(_checked(Invitation(
+            event=event, general=general(_need(record, "general", where), where),
+            invited_by=accounts.get(_need(record, "invited_by", where), "invited a general", where),
+            **_values(record, INVITATION_FIELDS, where)), where, exclude=["invited_by"]))
+    _insert(Invitation, invitations)
+
+    organizer_invitations = []
+    for index, record in enumerate(_since_v2_list(archive, "organizer_invitations", "The archive", version)):
+        where = f"Organizer invitation {index + 1}"
+        user = accounts.get(_need(record, "user", where), "invited to organize", where)
+        invited_by = accounts.get(_need(record, "invited_by", where), "invited an organizer", where)
+        if user is not None:  # an invitation is to an account: none here, no invitation (the warning says so)
+            organizer_invitations.append(_checked(OrganizerInvitation(
+                event=event, user=user, invited_by=invited_by, **_values(record, INVITATION_FIELDS, where)),
+                where, exclude=["user", "invited_by"]))
+    _insert(OrganizerInvitation, organizer_invitations)
 
     for imported, external_id in created_apart:
         AuditEntry.objects.create(
@@ -300,10 +519,37 @@ def _import(archive, event_record, slug, organizers):
                    "this event has its own general, without that external id (R96).")
 
     victor = general(_need(event_record, "victor", "The event"), "The event", required=False)
-    if victor is not None:
-        Event.objects.filter(pk=event.pk).update(victor=victor)
-        event.victor = victor
+    Event.objects.filter(pk=event.pk).update(victor=victor, **times)
+    event.refresh_from_db()
+    event.archive_warnings = accounts.warnings(event)
     return event
+
+
+def _report_of(battle, record, where, general, accounts):
+    """A report of the archive and its adjudication (or None), checked, not saved."""
+    report = Report(battle=battle,
+                    **{name: general(_need(record, name, where), where, required=False)
+                       for name in REPORT_GENERAL_FIELDS},
+                    reported_by=accounts.get(_need(record, "reported_by", where), "reported a result", where),
+                    answered_by=accounts.get(_need(record, "answered_by", where), "answered a report", where),
+                    **_values(record, REPORT_FIELDS, where))
+    _checked(report, where, exclude=["battle", *REPORT_GENERAL_FIELDS, *REPORT_USER_FIELDS])
+    adjudication = _need(record, "adjudication", where)
+    if adjudication is None:
+        return report, None
+    adjudication_where = f"{where}'s adjudication"
+    return report, _checked(Adjudication(**_values(adjudication, ADJUDICATION_FIELDS, adjudication_where)),
+                            adjudication_where, exclude=["report"])
+
+
+def _members_of_v1_seasons(event, seasons):
+    registered = {r.general_id: r.registered_at for r in event.registrations.all()}
+    members = []
+    for season in seasons.values():
+        played = {pk for pair in season.battles.values_list("general_a_id", "general_b_id") for pk in pair}
+        for general_id in dict.fromkeys([*registered, *sorted(played - set(registered))]):
+            members.append(SeasonMember(season=season, general_id=general_id, joined_at=registered.get(general_id)))
+    return members
 
 
 def _reusable(general, organizers):
@@ -353,8 +599,19 @@ def _import_generals(records, organizers):
     return generals, [(generals[ref], external_id) for ref, external_id in created_apart]
 
 
-def _save_stamped(obj):
-    """Saves, then puts back the times the database stamps on creation, so the archive's times stand."""
-    stamps = {name: getattr(obj, name) for name in STAMPED_FIELDS[type(obj)] if getattr(obj, name) is not None}
-    obj.save()
-    type(obj).objects.filter(pk=obj.pk).update(**stamps)
+def _insert(model, objs):
+    """Creates the rows at once and puts back the times the database stamps (auto_now_add, auto_now),
+    so the archive's times stand. Sends no post_save: an import mails nobody about old reports."""
+    if not objs:
+        return objs
+    stamped = [field.attname for field in model._meta.concrete_fields
+               if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False)]
+    kept = [{name: getattr(obj, name) for name in stamped} for obj in objs]
+    model.objects.bulk_create(objs)
+    for obj, values in zip(objs, kept, strict=True):
+        for name, value in values.items():
+            if value is not None:
+                setattr(obj, name, value)
+    if stamped:
+        model.objects.bulk_update(objs, stamped)
+    return objs

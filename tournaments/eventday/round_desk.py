@@ -108,13 +108,6 @@ class Desk:
 
 # --- reading one battle -----------------------------------------------------------------------------
 
-def _reporter(report):
-    general = trust.reporting_general(report)
-    if general is not None:
-        return general.name
-    return report.reported_by.username if report.reported_by_id else "someone"
-
-
 @dataclass(frozen=True)
 class VerdictResult:
     """The result an engine's verdict gives for a battle, in the battle's own generals."""
@@ -193,13 +186,13 @@ def line_for(battle, report, *, table=0, now=None):
     waiting_for = opponent.name if opponent else "the opponent"
     if report.status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
         line.state = "checking"
-        line.sentence = f"{_reporter(report)} reported {claim}, with a replay the engine is checking."
+        line.sentence = f"{reporting.reporter_name(report)} reported {claim}, with a replay the engine is checking."
     elif report.status == Report.Status.CHECKED:
         line.state, line.confirm_by = "checked", report.confirm_by
-        line.sentence = f"{_reporter(report)} reported {claim}; the engine agrees; waiting for {waiting_for}."
+        line.sentence = f"{reporting.reporter_name(report)} reported {claim}; the engine agrees; waiting for {waiting_for}."
     elif report.status == Report.Status.AWAITING_OPPONENT:
         line.state, line.confirm_by = "reported", report.confirm_by
-        line.sentence = f"{_reporter(report)} reported {claim}; waiting for {waiting_for}."
+        line.sentence = f"{reporting.reporter_name(report)} reported {claim}; waiting for {waiting_for}."
     else:  # disputed, or adjudication failed: an organizer decides
         line.state, line.since = "disputed", report.updated_at
         if report.status == Report.Status.FAILED:
@@ -208,7 +201,7 @@ def line_for(battle, report, *, table=0, now=None):
             why = "the engine disagrees"
         else:
             why = f"disputed: {report.status_reason}"
-        line.sentence = f"{_reporter(report)} reported {claim}; {why}"
+        line.sentence = f"{reporting.reporter_name(report)} reported {claim}; {why}"
     verdict = verdict_result(report)
     if verdict is not None and verdict.differs_from(report):
         line.verdict = verdict

@@ -40,6 +40,14 @@ def _check_report_shape(battle, kind, winner, condition, forfeited_by, player_1,
         raise DomainError("A forfeited battle was not fought, so it has no replay.", field="replay")
 
 
+def reporter_name(report):
+    """Who sent a report, as pages say it: their general's name, or "the organizer <username>"."""
+    general = trust.reporting_general(report)
+    if general is not None:
+        return general.name
+    return f"the organizer {report.reported_by.username}" if report.reported_by_id else "someone"
+
+
 DECIDED = ("This battle has a counted result: only an organizer's correction changes it now (R69), "
            "not a new report.")
 REPLACED = "A newer report replaced it."
@@ -152,7 +160,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
         # Nobody counts alone: the opponent's own report says otherwise, even if the engine disputed
         # it, so the window must not count this one over it (R92).
         status = Report.Status.DISPUTED
-        reason = (f"Contradicts {contrary.reported_by.username}'s report ({report_claim_text(contrary)}), which is "
+        reason = (f"Contradicts {reporter_name(contrary)}'s report ({report_claim_text(contrary)}), which is "
                   "still open; an organizer decides.")
     elif replay_text:
         status, reason = Report.Status.QUEUED, ""
@@ -187,10 +195,10 @@ def _disagreement(waiting, report, name):
     if waiting.claim() != report.claim():
         return f"{name} reported another result ({report_claim_text(report)}); an organizer decides."
     if waiting.player_1_id and report.player_1_id and waiting.player_1_id != report.player_1_id:
-        return (f"{name} reported {report.player_1.name} as Player-1, {waiting.reported_by.username} reported "
+        return (f"{name} reported {report.player_1.name} as Player-1, {reporter_name(waiting)} reported "
                 f"{waiting.player_1.name}; an organizer decides.")
     if waiting.replay and report.replay and not same_battle(waiting.replay, report.replay):
-        return f"{name} uploaded another log of this battle than {waiting.reported_by.username}; an organizer decides."
+        return f"{name} uploaded another log of this battle than {reporter_name(waiting)}; an organizer decides."
     return None
 
 
@@ -213,7 +221,7 @@ def _answer_with_report(waiting, report, user):
     waiting.confirm_by = None
     _save_status(waiting)
     report.status, report.confirm_by = Report.Status.DISPUTED, None
-    report.status_reason = (f"Answers {waiting.reported_by.username}'s report ({report_claim_text(waiting)}) and does "
+    report.status_reason = (f"Answers {reporter_name(waiting)}'s report ({report_claim_text(waiting)}) and does "
                             "not match it; an organizer decides.")
     _save_status(report)
     audit.record(report.battle.event, user, "report disputed", audit.battle_subject(report.battle),

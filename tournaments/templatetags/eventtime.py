@@ -3,6 +3,7 @@
     {% load eventtime %}
     {{ report.confirm_by|event_time:event }}   -> <time datetime="…" title="Europe/Berlin">24 Nov 2026, 15:30 CET</time>
     {{ report.confirm_by|event_clock:event }}  -> the same with the time of day only
+    {{ report.confirm_by|event_deadline:event }} -> "at 15:30 CET" today, "on Tue 24 Nov at 15:30 CET" later
     {{ event|event_dates }}                     -> 24–26 Nov 2026
 """
 from django import template
@@ -34,6 +35,17 @@ def event_time(value, event):
 def event_clock(value, event):
     """The time of day in the event's time zone, with the zone named."""
     return _time_element(value, event, False)
+
+
+@register.filter
+def event_deadline(value, event):
+    """A deadline in the event's zone as a sentence ends: "at 15:05 CET" today, "on Tue 22 Dec at
+    15:05 CET" on another day."""
+    if value in (None, ""):
+        return ""
+    local = timezones.in_event_zone(value, event)
+    return format_html('<time datetime="{}" title="{}">{}</time>', local.isoformat(timespec="seconds"),
+                       timezones.zone_of(event).key, timezones.format_deadline(value, event))
 
 
 @register.filter

@@ -1,10 +1,12 @@
 """`<div{% live_page "event" event.slug %}>` around a page's content makes the page update itself
-(static/js/live.js): it writes the revision endpoint to poll, the page to fetch again and the
-revision the page shows."""
+(static/js/live.js): it writes the revision endpoint to poll, the page to fetch again, the
+revision the page shows and the time it was made (in the event's zone, for the update's announcement)."""
 from django import template
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
+from tournaments import timezones
 from tournaments.web import live
 
 register = template.Library()
@@ -26,5 +28,9 @@ def live_page(context, page, *args):
         # of the page would replace both, so it does not update itself.
         return ""
     endpoint, url_name, revision_of = _PAGES[page]
-    return format_html(' data-live="{}" data-live-page="{}" data-live-revision="{}"', reverse(endpoint, args=args),
-                       reverse(url_name, args=args), revision_of(request, *args))
+    # When the page was made, in the zone its times are shown in (the event's, else the site's): the
+    # screen reader's "Updated at …" must read like the page, not like the reader's browser.
+    clock = timezones.format_event_time(timezone.now(), context.get("event"), with_date=False)
+    return format_html(' data-live="{}" data-live-page="{}" data-live-revision="{}" data-live-clock="{}"',
+                       reverse(endpoint, args=args), reverse(url_name, args=args), revision_of(request, *args),
+                       clock)

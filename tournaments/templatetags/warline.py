@@ -43,6 +43,75 @@ def report_status_for(report, user):
     return report.get_status_display()
 
 
+@register.filter
+def claim_words(report):
+    """What a report claims, in words: "Ada wins by Shackle", "Ben forfeits", "Stalemate"."""
+    from tournaments.results.agreement import report_claim_text
+
+    return report_claim_text(report)
+
+
+@register.filter
+def reporter_name(report):
+    """Who made a report as the players know them: the general's name, not the account's username;
+    an organizer's report by "the organizer <username>"."""
+    from tournaments import trust
+
+    general = trust.reporting_general(report)
+    if general is not None:
+        return general.name
+    if report.reported_by_id is None:
+        return "an account that no longer exists"
+    return f"the organizer {report.reported_by.username}"
+
+
+def _verdict_sides(report):
+    """{"p1": name, "p2": name} of the report's replay, the battle's generals where the log ties
+    them (R92), else "Player-1" and "Player-2"."""
+    import json
+
+    from tournaments.results.agreement import map_generals
+
+    sides = {"p1": "Player-1", "p2": "Player-2"}
+    try:
+        document = json.loads(report.replay) if report.replay else None
+    except (ValueError, RecursionError):
+        document = None
+    if isinstance(document, dict):
+        mapped, problem = map_generals(document, report.battle, report.player_1 if report.player_1_id else None)
+        if mapped and not problem:
+            sides = {side: general.name for side, general in mapped.items()}
+    return sides
+
+
+@register.filter
+def verdict_words(report):
+    """The rules engine's verdict on a report's replay in the battle's names and words: "Ben wins by
+    Blunt after 30 turns", "Stalemate after 12 turns", "Not finished after 40 turns", "Not a legal
+    battle: turn 5, order 2: …"; "" without a verdict."""
+    from rules_engine.conditions import LABELS, OUTCOME_LABELS
+
+    adjudication = getattr(report, "adjudication", None) if report is not None else None
+    verdict = getattr(adjudication, "verdict", None)
+    if not isinstance(verdict, dict) or not verdict:
+        return ""
+    if not verdict.get("valid"):
+        error = verdict.get("error") or {}
+        where = ", ".join(f"{label} {error[key]}" for key, label in (("turn", "turn"), ("order", "order"),
+                                                                      ("action", "action")) if error.get(key))
+        message = str(error.get("message") or "the engine rejected it").rstrip(".")
+        return f"Not a legal battle{f' at {where}' if where else ''}: {message}"
+    outcome, turns = verdict.get("outcome"), verdict.get("turns")
+    after = f" after {turns} turn{'' if turns == 1 else 's'}" if turns is not None else ""
+    if outcome == "victory":
+        winner = _verdict_sides(report).get(verdict.get("winner"), "One side")
+        condition = LABELS.get(verdict.get("condition"), str(verdict.get("condition") or "").replace("_", " "))
+        return f"{winner} wins by {condition}{after}" if condition else f"{winner} wins{after}"
+    if outcome == "unfinished":
+        return f"Not finished{after}: no side has won yet"
+    return f"{OUTCOME_LABELS.get(outcome, str(outcome).replace('_', ' ').capitalize())}{after}"
+
+
 def _audit_value(value):
     """An audit trail value in words: lists joined, yes/no for flags, a dash for nothing."""
     if value is None or value == "":

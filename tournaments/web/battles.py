@@ -2,7 +2,7 @@
 dispute, override, record or correct the result. Also the player's own list of battles."""
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -48,14 +48,28 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
     counted = next((r for r in reports if r.status in (Report.Status.CONFIRMED, Report.Status.OVERRIDDEN)), None)
     # The organizer's form starts from the open report (or the engine's verdict, or the counted result).
     desk_line = round_desk.line_for(battle, next((r for r in reports if r.is_open), None)) if organizer else None
+    # The player's own open report: a report sent now replaces it (and its engine check), which the
+    # form must say before it is sent again.
+    my_open_report = (next((r for r in reports if r.is_open and trust.reporting_general(r) == me), None)
+                      if may_report and me is not None else None)
+    resend = None  # what sending the form again does to that report
+    if my_open_report is not None:
+        if my_open_report.status in reporting.BEING_ADJUDICATED:
+            resend = "wait"  # refused until the verdict is in: no form to send meanwhile
+        elif any(r.status == Report.Status.DISPUTED and r.answered_by_id for r in reports):
+            resend = "evidence"  # a general's dispute stands: a new report is evidence only
+        else:
+            resend = "replace"
     context = {
         "battle": battle, "event": battle.event, "organizer": organizer, "reports": reports,
         "latest": latest if involved else counted, "waiting": waiting, "may_report": may_report,
         "awaiting_me": awaiting_me, "disputed_by_me": disputed_by_me, "may_see_replay": involved,
-        "report_form": report_form or (ReportForm(battle=battle) if may_report else None),
+        "report_form": report_form or (ReportForm(battle=battle) if may_report and resend != "wait" else None),
+        "resend": resend,
         "result_form": result_form or (ResultForm(battle=battle, initial=desk_line.initial)
                                        if organizer and not closed else None),
-        "desk_line": desk_line,
+        "desk_line": desk_line, "my_open_report": my_open_report,
+        "opponent": battle.opponent_of(me) if me is not None and battle.involves(me) else None,
         "closed": closed, "me_disqualified": me_disqualified and involved,
         "dispute_form": dispute_form or (DisputeForm() if awaiting_me else None),
         "show_reports": involved,
@@ -161,7 +175,9 @@ def my_battles(request):
                    if trust.may_answer(request.user, r)]
         battles = (Battle.objects.filter(Q(general_a=me) | Q(general_b=me))
                    .select_related("event", "group", "season", "general_a", "general_b", "winner", "forfeited_by")
-                   .prefetch_related("reports").order_by("kind", "event_id", "round", "number"))
+                   .prefetch_related(Prefetch("reports", Report.objects.select_related(
+                       "reported_by", "winner", "forfeited_by")))
+                   .order_by("kind", "event_id", "round", "number"))
     return render(request, "tournaments/my_battles.html", {"me": me, "battles": battles, "waiting": waiting})
 
 

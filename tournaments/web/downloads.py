@@ -15,19 +15,45 @@ from tournaments import trust
 from tournaments.eventday import archive, exports
 from tournaments.web.organizer import organizer_event, refused
 
+# The archive a refused import keeps for the next try (R97): only the address was wrong, so the user
+# fixes that alone. Its text is at most settings.OPP_MAX_REQUEST_BYTES (read_archive refuses more).
+KEPT_ARCHIVE = "archive_import_kept"
+
 
 class ArchiveImportForm(forms.Form):
-    archive = forms.FileField(help_text="A .json event archive downloaded from a WARLINE Organized Play site.")
-    slug = forms.SlugField(required=False, max_length=80,
+    archive = forms.FileField(required=False,
+                              help_text="A .json event archive downloaded from a WARLINE Organized Play site.")
+    slug = forms.SlugField(required=False, max_length=80, label="Address",
                            help_text="The new event's address /events/<slug>/; empty: the archive's own.")
+
+    def __init__(self, *args, kept=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.kept = kept  # {"name": file name, "text": its JSON} of the previous try, or None
+        self.say_kept()
+
+    def say_kept(self):
+        """The file field's help names the kept file (its bound field copied the help when first read)."""
+        if self.kept:
+            text = (f"Kept from your last try: {self.kept['name']} ({len(self.kept['text'].encode()):,} bytes). "
+                    "Import it again as it is, or choose another file.")
+            self.fields["archive"].help_text = self["archive"].help_text = text
 
     def clean_archive(self):
         upload = self.cleaned_data["archive"]
+        if upload:
+            raw = upload.read(settings.OPP_MAX_REQUEST_BYTES + 1)
+            name = upload.name
+        elif self.kept:
+            raw, name = self.kept["text"].encode(), self.kept["name"]
+        else:
+            raise forms.ValidationError("Choose the archive file to import.")
         try:  # the API's size, depth and number limits (archive.read_archive)
-            return archive.read_archive(upload.read(settings.OPP_MAX_REQUEST_BYTES + 1))
+            document = archive.read_archive(raw)
         except archive.ArchiveError as error:
+            self.kept = None
             raise forms.ValidationError(str(error)) from None
-
+        self.kept = {"name": name, "text": raw.decode("utf-8")}  # read_archive read it as UTF-8
+        return document
 
 
 def export(request, slug, what, fmt):
@@ -61,17 +87,38 @@ def archive_download(request, slug):
 
 @login_required
 def archive_import(request):
-    """Anyone who may create an event may import one; they become its organizer."""
+    """Anyone who may create an event may import one; they become its owner and organizer, and no
+    other account of this site is named by it (R97). An import refused for its address keeps the file."""
     if not trust.may_create_event(request.user):
         return refused(request, trust.NOT_GRANTED)
-    form = ArchiveImportForm(request.POST or None, request.FILES or None)
+    if request.method != "POST":  # a new visit starts without the last try's file
+        request.session.pop(KEPT_ARCHIVE, None)
+    kept = request.session.get(KEPT_ARCHIVE) if request.method == "POST" else None
+    form = ArchiveImportForm(request.POST or None, request.FILES or None, kept=kept)
     if request.method == "POST" and form.is_valid():
         try:
             event = archive.import_archive(form.cleaned_data["archive"], slug=form.cleaned_data["slug"] or None,
                                            organizers=[request.user])
+        except archive.SlugTaken as error:
+            form.add_error("slug", f"An event at /events/{error.slug}/ exists already: type another address "
+                                   "for the new event here and import again; your archive is kept.")
         except archive.ArchiveError as error:
-            form.add_error("archive", str(error))
+            if error.field == "slug":
+                form.add_error("slug", f"{error} Type another address for the new event here; your archive "
+                                       "is kept.")
+            else:
+                form.kept = None
+                form.add_error("archive", str(error))
         else:
+            request.session.pop(KEPT_ARCHIVE, None)
             messages.success(request, f"{event.name} is imported as /events/{event.slug}/.")
+            for warning in event.archive_warnings:
+                messages.warning(request, warning)
             return redirect("event-manage", slug=event.slug)
+    if request.method == "POST":
+        if form.kept:
+            request.session[KEPT_ARCHIVE] = form.kept
+            form.say_kept()
+        else:
+            request.session.pop(KEPT_ARCHIVE, None)
     return render(request, "tournaments/print/import.html", {"form": form}, status=400 if form.errors else 200)
