@@ -13,26 +13,11 @@ from django.db import models
 from django.utils import timezone
 
 from tests.tournaments.helpers import make_tournament, open_battles, victory
+from tournaments import models as records
 from tournaments.eventday import archive
 from tournaments.events import services
 from tournaments.events.membership import grant_organizer_role
 from tournaments.leagues import seasons
-from tournaments.models import (
-    Adjudication,
-    AuditEntry,
-    Battle,
-    Disqualification,
-    Event,
-    General,
-    Group,
-    GroupMember,
-    Invitation,
-    OrganizerInvitation,
-    Registration,
-    Report,
-    Season,
-    SeasonMember,
-)
 from tournaments.results import recording
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +28,7 @@ User = get_user_model()
 # What an import cannot keep, and why: a general is a site's identity, not the event's. The importing
 # site creates its own (R96), unclaimed until its player claims it there (R78), with a new claim code.
 NOT_CARRIED = {
-    General: {"claim_code": "R96: a code is never carried to another site",
+    records.General: {"claim_code": "R96: a code is never carried to another site",
               "created_at": "the general is created by the import", "created_by": "R96: the importer's own",
               "user": "R78: a claimed general enters another site's event only with its player's consent"},
 }
@@ -61,23 +46,23 @@ def _position(obj, siblings, *order):
 
 
 IDENTITY = {
-    Event: lambda e: ("event", e.slug),
-    General: lambda g: ("general", g.name),
+    records.Event: lambda e: ("event", e.slug),
+    records.General: lambda g: ("general", g.name),
     User: lambda u: ("user", u.username),
-    Registration: lambda r: (identity(r.event), identity(r.general)),
-    Season: lambda s: (identity(s.event), "season", s.number),
-    SeasonMember: lambda m: (identity(m.season), identity(m.general)),
-    Group: lambda g: (identity(g.event), g.stage, g.index),
-    GroupMember: lambda m: (identity(m.group), identity(m.general)),
-    Battle: lambda b: (identity(b.event), identity(b.group) if b.group_id else None,
+    records.Registration: lambda r: (identity(r.event), identity(r.general)),
+    records.Season: lambda s: (identity(s.event), "season", s.number),
+    records.SeasonMember: lambda m: (identity(m.season), identity(m.general)),
+    records.Group: lambda g: (identity(g.event), g.stage, g.index),
+    records.GroupMember: lambda m: (identity(m.group), identity(m.general)),
+    records.Battle: lambda b: (identity(b.event), identity(b.group) if b.group_id else None,
                        identity(b.season) if b.season_id else None, b.playoff, b.round, b.number,
                        identity(b.general_a), identity(b.general_b)),
-    Report: lambda r: (identity(r.battle), "report", _position(r, r.battle.reports.all(), "created_at")),
-    Adjudication: lambda a: (identity(a.report), "adjudication"),
-    Disqualification: lambda d: (identity(d.event), "disqualified", identity(d.general)),
-    AuditEntry: lambda a: (identity(a.event), "audit", _position(a, a.event.audit_entries.all(), "at")),
-    Invitation: lambda i: (identity(i.event), "invited", identity(i.general), i.created_at),
-    OrganizerInvitation: lambda i: (identity(i.event), "invited to organize", identity(i.user), i.created_at),
+    records.Report: lambda r: (identity(r.battle), "report", _position(r, r.battle.reports.all(), "created_at")),
+    records.Adjudication: lambda a: (identity(a.report), "adjudication"),
+    records.Disqualification: lambda d: (identity(d.event), "disqualified", identity(d.general)),
+    records.AuditEntry: lambda a: (identity(a.event), "audit", _position(a, a.event.audit_entries.all(), "at")),
+    records.Invitation: lambda i: (identity(i.event), "invited", identity(i.general), i.created_at),
+    records.OrganizerInvitation: lambda i: (identity(i.event), "invited to organize", identity(i.user), i.created_at),
 }
 
 
@@ -107,9 +92,9 @@ def rows_of(event):
                 todo.extend(getattr(obj, relation.get_accessor_name()).all())
     for obj in list(found.values()):
         for field in obj._meta.concrete_fields:
-            if field.is_relation and field.related_model is General and getattr(obj, field.attname):
+            if field.is_relation and field.related_model is records.General and getattr(obj, field.attname):
                 general = getattr(obj, field.name)
-                found[(General, general.pk)] = general
+                found[(records.General, general.pk)] = general
     return list(found.values())
 
 
@@ -128,7 +113,7 @@ def snapshot(event):
                 values[field.name] = identity(related) if related is not None else None
             else:
                 values[field.name] = getattr(obj, field.attname)
-        if type(obj) is Event:
+        if type(obj) is records.Event:
             values["organizers"] = sorted(obj.organizers.values_list("username", flat=True))
         key = (type(obj).__name__, identity(obj))
         assert key not in rows, f"two rows have the identity {key}"
@@ -151,9 +136,9 @@ def organizers_of(event, owner):
     """A co-organizer who accepted the owner's invitation, and one invitation still pending."""
     oren, pia = User.objects.create_user("oren"), User.objects.create_user("pia")
     event.organizers.add(oren)
-    OrganizerInvitation.objects.create(event=event, user=oren, invited_by=owner, status="accepted",
+    records.OrganizerInvitation.objects.create(event=event, user=oren, invited_by=owner, status="accepted",
                                        answered_at=timezone.now())
-    OrganizerInvitation.objects.create(event=event, user=pia, invited_by=owner)
+    records.OrganizerInvitation.objects.create(event=event, user=pia, invited_by=owner)
     return oren
 
 
@@ -162,27 +147,27 @@ def reports_on(battles, organizer, reporter):
     turn, one replaced by a newer one, and one checked by the engine waiting for the opponent."""
     now = timezone.now()
     confirmed, pending, disputed, checked = battles[:4]
-    first = Report.objects.create(battle=confirmed, reported_by=reporter, kind="victory", winner=confirmed.general_a,
+    first = records.Report.objects.create(battle=confirmed, reported_by=reporter, kind="victory", winner=confirmed.general_a,
                                   condition="crush", player_1=confirmed.general_a, replay=replay_text(),
                                   replay_sha256="a" * 64, replay_bytes=123, status="superseded")
-    Adjudication.objects.create(report=first, state="done", engine_version="1.4", verdict={"result": "victory"},
+    records.Adjudication.objects.create(report=first, state="done", engine_version="1.4", verdict={"result": "victory"},
                                 agrees=False, disagreement="The engine says p2 wins.", attempts=1,
                                 started_at=now, finished_at=now, sent_at=now, engine_ms=12.5)
-    counted = Report.objects.create(battle=confirmed, reported_by=reporter, kind="victory", winner=confirmed.general_a,
+    counted = records.Report.objects.create(battle=confirmed, reported_by=reporter, kind="victory", winner=confirmed.general_a,
                                     condition="crush", replay=replay_text(), status="confirmed",
                                     answered_by=organizer, status_reason="Confirmed by the opponent.")
-    Adjudication.objects.create(report=counted, state="done", verdict={"result": "victory", "winner": "p1"},
+    records.Adjudication.objects.create(report=counted, state="done", verdict={"result": "victory", "winner": "p1"},
                                 previous_verdict={"result": "stalemate"}, agrees=True, attempts=2,
                                 last_error="timeout once", sent_at=now, started_at=now, finished_at=now)
     victory(confirmed, confirmed.general_a, condition="crush")
-    Report.objects.create(battle=pending, reported_by=reporter, kind="stalemate", replay=replay_text(),
+    records.Report.objects.create(battle=pending, reported_by=reporter, kind="stalemate", replay=replay_text(),
                           status="awaiting_opponent", confirm_by=now + dt.timedelta(days=30))
-    Report.objects.create(battle=disputed, reported_by=reporter, kind="victory", winner=disputed.general_b,
+    records.Report.objects.create(battle=disputed, reported_by=reporter, kind="victory", winner=disputed.general_b,
                           condition="crush", replay=replay_text(), status="disputed",
                           status_reason="He moved twice in turn 7.", dispute_turn=7, answered_by=organizer)
-    waiting = Report.objects.create(battle=checked, reported_by=None, kind="forfeit", forfeited_by=checked.general_b,
+    waiting = records.Report.objects.create(battle=checked, reported_by=None, kind="forfeit", forfeited_by=checked.general_b,
                                     status="checked", confirm_by=now + dt.timedelta(hours=1))
-    Adjudication.objects.create(report=waiting, state="running", attempts=1, sent_at=now, started_at=now)
+    records.Adjudication.objects.create(report=waiting, state="running", attempts=1, sent_at=now, started_at=now)
 
 
 @pytest.fixture
@@ -198,12 +183,12 @@ def tournament():
     group_a = event.groups.get(index=0)
     battles = open_battles(group_a)
     reports_on(battles, oren, emil)
-    recording.record_result(battles[4], kind=Battle.Kind.STALEMATE)
+    recording.record_result(battles[4], kind=records.Battle.Kind.STALEMATE)
     group_b = event.groups.get(index=1)
     services.disqualify(event, group_b.members.order_by("position").first().general,
-                        reason=Disqualification.Reason.CONDUCT, details="Shouted", actor=olga)
-    walk_in = General.objects.create(name="Walter Walk", created_by=olga)
-    Invitation.objects.create(event=event, general=walk_in, invited_by=olga)
+                        reason=records.Disqualification.Reason.CONDUCT, details="Shouted", actor=olga)
+    walk_in = records.General.objects.create(name="Walter Walk", created_by=olga)
+    records.Invitation.objects.create(event=event, general=walk_in, invited_by=olga)
     event.refresh_from_db()
     return event
 
@@ -212,10 +197,10 @@ def tournament():
 def league():
     """Olga's league whose members entered their own generals with their own accounts (R78)."""
     olga = grant_organizer_role(User.objects.create_user("olga"))
-    event = services.create_event(name="Pier League", slug="pier", kind=Event.Kind.LEAGUE, actor=olga)
+    event = services.create_event(name="Pier League", slug="pier", kind=records.Event.Kind.LEAGUE, actor=olga)
     members = []
     for name in ("Ada", "Ben", "Cyd", "Dov"):
-        general = General.objects.create(name=name, user=User.objects.create_user(name.lower()))
+        general = records.General.objects.create(name=name, user=User.objects.create_user(name.lower()))
         services.register(event, general, actor=general.user)
         members.append(general)
     organizers_of(event, olga)
@@ -234,12 +219,12 @@ def export_delete_import(event, tmp_path):
     (the accounts stay, as on a second site sharing them)."""
     path = tmp_path / "archive.json"
     call_command("event_export", event.slug, "--out", str(path), stdout=io.StringIO())
-    generals = [row.pk for row in rows_of(event) if type(row) is General]
+    generals = [row.pk for row in rows_of(event) if type(row) is records.General]
     event.delete()
-    General.objects.filter(pk__in=generals).delete()
+    records.General.objects.filter(pk__in=generals).delete()
     out, err = io.StringIO(), io.StringIO()
     call_command("event_import", str(path), stdout=out, stderr=err)
-    return Event.objects.get(slug=json.loads(path.read_text())["event"]["slug"]), out.getvalue(), err.getvalue()
+    return records.Event.objects.get(slug=json.loads(path.read_text())["event"]["slug"]), out.getvalue(), err.getvalue()
 
 
 # --- the round trip ------------------------------------------------------------------------------------------
@@ -261,9 +246,9 @@ def test_the_confirmation_window_owner_and_a_pending_report_come_back(tournament
     imported, _, _ = export_delete_import(tournament, tmp_path)
     assert imported.confirmation_minutes == 43_200 and imported.owner.username == "olga"
     assert sorted(imported.organizers.values_list("username", flat=True)) == ["olga", "oren"]
-    pending = Report.objects.get(battle__event=imported, status="awaiting_opponent")
+    pending = records.Report.objects.get(battle__event=imported, status="awaiting_opponent")
     assert pending.replay == replay_text() and pending.reported_by.username == "emil"
-    assert Report.objects.get(battle__event=imported, status="disputed").status_reason == "He moved twice in turn 7."
+    assert records.Report.objects.get(battle__event=imported, status="disputed").status_reason == "He moved twice in turn 7."
 
 
 def test_a_league_keeps_its_three_day_window(league, tmp_path):
@@ -289,8 +274,8 @@ def test_the_command_warns_of_each_account_the_site_lacks(tournament, tmp_path):
     assert "No account on this site is called 'olga-elsewhere' (in the archive: owner, organizer)" in warnings
     assert "'emil-elsewhere' (in the archive: reported a result)" in warnings
     assert "Quay Open has no organizer on this site" in warnings
-    copy_ = Event.objects.get(slug="quay-copy")
-    assert copy_.owner is None and not Report.objects.filter(battle__event=copy_, reported_by__isnull=False,
+    copy_ = records.Event.objects.get(slug="quay-copy")
+    assert copy_.owner is None and not records.Report.objects.filter(battle__event=copy_, reported_by__isnull=False,
                                                              status="awaiting_opponent").exists()
 
 
@@ -302,7 +287,7 @@ def test_the_command_makes_its_organizer_the_owner_when_the_archives_owner_is_ab
     User.objects.create_user("ida")
     call_command("event_import", str(path), "--slug", "quay-copy", "--organizer", "ida", stdout=io.StringIO(),
                  stderr=io.StringIO())
-    copy_ = Event.objects.get(slug="quay-copy")
+    copy_ = records.Event.objects.get(slug="quay-copy")
     assert copy_.owner.username == "ida"
     assert sorted(copy_.organizers.values_list("username", flat=True)) == ["ida", "oren"]
 

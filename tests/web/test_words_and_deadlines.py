@@ -7,33 +7,23 @@ import zoneinfo
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from tests.reporting.conftest import replay_between
+from tests.web.test_round_page import build_event
 from tournaments import timezones
-from tournaments.events import services
-from tournaments.events.membership import grant_organizer_role
-from tournaments.models import Event, General, Report
+from tournaments.models import Event, Report
 from tournaments.results import reporting
 
-NAMES = ["Ada", "Ben", "Cyd", "Dov", "Eve", "Fox", "Gil", "Hal"]
 BERLIN = zoneinfo.ZoneInfo("Europe/Berlin")
 
 
 @pytest.fixture
 def event(db):
     """Harbour Open in Berlin: 8 generals whose players' usernames are their names in lower case
-    ("ada" plays Ada), 2 groups of 4."""
-    User = get_user_model()
-    organizer = grant_organizer_role(User.objects.create_user("olga"))
-    event = services.create_event(name="Harbour Open", slug="harbour-open", actor=organizer)
+    ("ada" plays Ada), 2 groups of 4 (the round page's event)."""
+    event, organizer = build_event()
     Event.objects.filter(pk=event.pk).update(time_zone="Europe/Berlin")
-    for name in NAMES:
-        general = General.objects.create(name=name, user=User.objects.create_user(name.lower()))
-        services.register(event, general, actor=general.user)
-    services.close_registration(event, actor=organizer)
-    services.form_groups(event, 2, seed=11, actor=organizer)
     return Event.objects.get(pk=event.pk), organizer
 
 
