@@ -318,6 +318,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Without deep links each operation's summary is one button with no link inside it (a link nested in a
+    # button is out of reach of the keyboard and screen readers: axe's nested-interactive).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "ENUM_NAME_OVERRIDES": {
         "BattleKindEnum": "tournaments.models.Battle.Kind",
         "ReportedKindEnum": ["victory", "stalemate", "resolve", "forfeit"],

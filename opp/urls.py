@@ -20,10 +20,13 @@ urlpatterns = [
     path("api/v1/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # The split view serves Swagger UI's start script from its own address (no inline script); Redoc's
-    # styled-components write <style> elements and its search runs in a worker made from a blob.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    # styled-components write <style> elements and its search runs in a worker made from a blob. Both pages
+    # are this site's own (templates/api_docs/): in English (lang) with a main landmark.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(
+        url_name="api-schema", template_name="api_docs/swagger_ui.html"), name="api-docs"),
     path("api/redoc/", csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["'self'", "blob:"]})(
-        SpectacularRedocView.as_view(url_name="api-schema")), name="api-redoc"),
+        SpectacularRedocView.as_view(url_name="api-schema", template_name="api_docs/redoc.html")),
+         name="api-redoc"),
     path("", include("tournaments.web.urls")),
 ]
 

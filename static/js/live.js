@@ -3,16 +3,27 @@
    The element with data-live names a revision endpoint and the revision the page was rendered at.
    About once a second the script asks the endpoint with If-None-Match: 304 while nothing changed.
    On a new revision it fetches the page again (the same view, so the same permissions) and replaces
-   each top-level child of the data-live element that changed, except a part the reader is using
-   (a form with something typed or chosen, or a focused field): that part waits until it is free,
-   so nothing entered is lost. Focus on a link or button in a replaced part moves to the same place in
-   the new part. Changes are announced politely to screen readers.
+   each top-level child of the data-live element that changed. An element marked data-live-parts is
+   updated child by child instead, so one battle's line or form can stay while its neighbours change.
+   A part the reader is using (a form with something typed or chosen, a focused field, a form they
+   opened) is never replaced: it stays, with a "Changed — review the change" notice; the button puts
+   the new version in its place and carries what was typed into it, so nothing entered is lost and no
+   change is hidden. Focus on a link or button in a replaced part moves to the same place in the new
+   part. Changes are announced politely to screen readers.
    A [data-rotate="seconds"] element shows its children one at a time (the venue screen). */
 (function () {
   "use strict";
   // Rotation state lives here, by the box's id, so a box replaced by an update keeps its place.
   var rotation = {};
+  // Each part -> the signature of the server's HTML it was made from. Parts are compared by it, not
+  // by their current HTML, which the reader (a <details> opened) and other scripts (fields hidden by
+  // result-form.js) change.
+  var source = typeof WeakMap === "function" ? new WeakMap() : null;
   var root = document.querySelector("[data-live]");
+  // A <details> the reader opened holds a form they are about to fill in.
+  document.addEventListener("toggle", function (event) {
+    if (event.target && event.target.tagName === "DETAILS") { event.target.liveOpened = event.target.open; }
+  }, true);
   if (root) { follow(root); }
   rotateAll();
 
@@ -29,6 +40,7 @@
     status.style.cssText = "position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;" +
       "clip:rect(0 0 0 0);white-space:nowrap;border:0;padding:0";
     document.body.appendChild(status);
+    Array.prototype.forEach.call(root.children, function (part) { remember(part, part); });
 
     function schedule(delay) {
       clearTimeout(timer);
@@ -73,6 +85,8 @@
           var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("[data-live]");
           if (!fresh) { return; }
           var done = swap(root, fresh, fresh.getAttribute("data-live-clock"));
+          // While a part is held, the page is fetched again now and then: the part takes the newest
+          // version as soon as the reader leaves it, and its "review" button applies the newest.
           if (done) { shown = fresh.getAttribute("data-live-revision") || wanted; } else { retryAt = Date.now() + 5000; }
         });
     }
@@ -82,52 +96,224 @@
     });
     schedule(period);
 
+    function swap(root, fresh, clock) {
+      var state = { changed: 0, held: false, noticed: 0, active: document.activeElement, focusedPart: null,
+                    focusedPlace: -1 };
+      var scroll = window.scrollY;
+      swapParts(root, fresh, state);
+      if (state.focusedPart !== null && state.focusedPlace >= 0) {
+        var target = state.focusedPart.querySelectorAll(FOCUSABLE)[state.focusedPlace];
+        if (target) { target.focus({ preventScroll: true }); }
+      }
+      if (state.changed || state.noticed) {
+        window.scrollTo(window.scrollX, scroll);
+        rotateAll();
+        // The time as the page writes it (the event's zone, named), not the browser's zone.
+        announce("Updated at " + (clock || new Date().toLocaleTimeString()) +
+          (state.noticed ? "; a part you are filling in changed: review the change there, what you typed is kept." :
+           state.held ? "; the form you are filling in is kept as it is." : "."));
+      }
+      return !state.held;
+    }
+
+    function announce(sentence) { status.textContent = sentence; }
+
     // Parts are matched by a key (their id, else their tag and heading), so a part that appears or
     // goes away leaves the others in place; a part in use stays even when the new page drops it.
-    function swap(root, fresh, clock) {
-      var olds = Array.prototype.slice.call(root.children);
+    function swapParts(container, fresh, state) {
+      var olds = Array.prototype.slice.call(container.children);
       var byKey = {};
       keyed(olds).forEach(function (key, index) { byKey[key] = olds[index]; });
-      var active = document.activeElement, focusedPart = null, focusedPlace = -1;  // the new part, the place in it
-      var held = false, changed = 0, kept = [];
-      var final = keyed(Array.prototype.slice.call(fresh.children)).map(function (key, index) {
-        var neu = fresh.children[index], old = byKey[key];
+      var kept = [], heldBefore = state.held;
+      var news = Array.prototype.slice.call(fresh.children);
+      var final = keyed(news).map(function (key, index) {
+        var neu = news[index], old = byKey[key];
         if (old) {
           kept.push(old);
-          if (signature(old) === signature(neu)) { return old; }
-          if (inUse(old)) { held = true; return old; }
+          var wanted = signature(neu);
+          if (sourceOf(old) === wanted) { settle(old); return old; }
+          if (inUse(old)) {
+            if (old.hasAttribute("data-live-parts") && neu.hasAttribute("data-live-parts")) {
+              sameAttributes(old, neu);
+              var before = state.held;
+              state.held = false;
+              swapParts(old, neu, state);
+              if (!state.held && source) { source.set(old, wanted); }
+              state.held = state.held || before;
+              return old;
+            }
+            hold(old, neu, state);
+            return old;
+          }
         }
-        changed += 1;
+        state.changed += 1;
         var part = adopt(neu);
-        if (old && active && old.contains(active)) {
-          focusedPart = part;
-          focusedPlace = Array.prototype.indexOf.call(old.querySelectorAll(FOCUSABLE), active);
+        remember(part, neu);
+        if (old && state.active && old.contains(state.active)) {
+          state.focusedPart = part;
+          state.focusedPlace = Array.prototype.indexOf.call(old.querySelectorAll(FOCUSABLE), state.active);
         }
         return part;
       });
       olds.forEach(function (old, index) {  // a part the new page drops, kept while in use
         if (kept.indexOf(old) >= 0 || !inUse(old)) { return; }
-        held = true;
+        hold(old, null, state);
         var before = index > 0 ? final.indexOf(olds[index - 1]) : -1;
         final.splice(before + 1, 0, old);
       });
-      if (!changed && final.length === olds.length) { return !held; }
-      var scroll = window.scrollY;
-      final.forEach(function (node, index) {
-        if (root.children[index] !== node) { root.insertBefore(node, root.children[index] || null); }
-      });
-      while (root.children.length > final.length) { root.removeChild(root.lastElementChild); }
-      if (focusedPart !== null && focusedPlace >= 0) {
-        var target = focusedPart.querySelectorAll(FOCUSABLE)[focusedPlace];
-        if (target) { target.focus({ preventScroll: true }); }
+      if (final.length === olds.length && final.every(function (node, index) { return node === olds[index]; })) {
+        return;
       }
-      window.scrollTo(window.scrollX, scroll);
-      rotateAll();
-      // The time as the page writes it (the event's zone, named), not the browser's zone.
-      status.textContent = "Updated at " + (clock || new Date().toLocaleTimeString()) +
-        (held ? "; the form you are filling in is kept as it is." : ".");
-      return !held;
+      final.forEach(function (node, index) {
+        if (container.children[index] !== node) { container.insertBefore(node, container.children[index] || null); }
+      });
+      while (container.children.length > final.length) { container.removeChild(container.lastElementChild); }
+      state.held = state.held || heldBefore;
     }
+
+    // A part in use that changed stays as it is, with a notice and a button that applies the change.
+    function hold(part, neu, state) {
+      state.held = true;
+      part.livePending = neu;  // the newest version (null: the page no longer has this part)
+      var notice = noticeOf(part);
+      if (notice) { return; }
+      state.noticed += 1;
+      notice = document.createElement("p");
+      notice.className = "notice live-changed";
+      notice.appendChild(document.createElement("strong")).textContent = "Changed";
+      notice.appendChild(document.createTextNode(neu ? " since you started filling this in — " :
+        " since you started filling this in: the page no longer offers it — "));
+      var button = notice.appendChild(document.createElement("button"));
+      button.type = "button";
+      button.textContent = "Review the change";
+      notice.appendChild(document.createTextNode(" (what you typed is kept)."));
+      button.addEventListener("click", function () { review(part); });
+      var summary = part.querySelector(":scope > summary, :scope > h2, :scope > h3");
+      part.insertBefore(notice, summary ? summary.nextSibling : part.firstChild);
+    }
+
+    // The reader asked for the change: the newest version takes the part's place, with what they
+    // typed or chose carried into the same fields; text with no field left is shown, not dropped.
+    function review(part) {
+      var neu = part.livePending, parent = part.parentNode;
+      if (!parent) { return; }
+      var typed = typedIn(part);
+      var replacement = null;
+      if (neu) {
+        replacement = adopt(neu);
+        remember(replacement, neu);
+      }
+      var carried = null, leftover = [];
+      typed.forEach(function (entry) {
+        var target = replacement && fieldFor(replacement, entry);
+        if (target) { carry(entry, target); carried = carried || target; } else if (entry.text) { leftover.push(entry.text); }
+      });
+      if (leftover.length) {
+        var note = document.createElement("div");
+        note.className = "notice live-kept";
+        note.appendChild(document.createElement("p")).textContent = "What you typed, which this part no longer asks for:";
+        leftover.forEach(function (text) {
+          var kept = note.appendChild(document.createElement("textarea"));
+          kept.readOnly = true;
+          kept.rows = 2;
+          kept.value = text;
+          kept.setAttribute("aria-label", "What you typed");
+        });
+        if (replacement) { replacement.appendChild(note); } else { replacement = note; }
+      }
+      if (replacement) {
+        if (part.tagName === "DETAILS" && part.open) { replacement.open = true; }
+        if (carried) {
+          for (var up = carried.parentElement; up && up !== replacement.parentElement; up = up.parentElement) {
+            if (up.tagName === "DETAILS") { up.open = true; }
+          }
+        }
+        parent.replaceChild(replacement, part);
+      } else {
+        parent.removeChild(part);
+      }
+      var focus = carried || (replacement && (replacement.querySelector("textarea, input:not([type=hidden]), select, " +
+        FOCUSABLE) || null));
+      if (focus) { focus.focus(); }
+      announce("The change is shown" + (typed.length ? "; what you typed is kept." : "."));
+      retryAt = 0;
+    }
+  }
+
+  function remember(part, pristine) {
+    if (!source) { return; }
+    source.set(part, signature(pristine));
+    if (pristine.hasAttribute("data-live-parts")) {
+      for (var i = 0; i < pristine.children.length && i < part.children.length; i += 1) {
+        remember(part.children[i], pristine.children[i]);
+      }
+    }
+  }
+
+  function sourceOf(part) { return source && source.has(part) ? source.get(part) : signature(part); }
+
+  // A held part that the server draws as it was again needs no review any more.
+  function settle(part) {
+    var notice = noticeOf(part);
+    if (notice) { notice.parentNode.removeChild(notice); }
+    part.livePending = undefined;
+  }
+
+  function noticeOf(part) { return part.querySelector(".live-changed"); }
+
+  function sameAttributes(old, neu) {
+    Array.prototype.slice.call(old.attributes).forEach(function (attribute) {
+      if (!neu.hasAttribute(attribute.name)) { old.removeAttribute(attribute.name); }
+    });
+    Array.prototype.forEach.call(neu.attributes, function (attribute) {
+      if (old.getAttribute(attribute.name) !== attribute.value) { old.setAttribute(attribute.name, attribute.value); }
+    });
+  }
+
+  function fields(element) {
+    return Array.prototype.filter.call(element.querySelectorAll("input, select, textarea"), function (field) {
+      return field.type !== "hidden" && !field.closest(".live-changed, .live-kept");
+    });
+  }
+
+  function changedField(field) {
+    return field.type === "file" ? field.files.length > 0 :
+      (field.type === "checkbox" || field.type === "radio") ? field.checked !== field.defaultChecked :
+      field.tagName === "SELECT" ? selectChanged(field) :
+      field.value !== field.defaultValue;
+  }
+
+  // What the reader typed or chose in a part: the fields they changed.
+  function typedIn(part) {
+    return fields(part).filter(changedField).map(function (field) {
+      return {
+        name: field.name, type: field.type, value: field.value, checked: field.checked, files: field.files,
+        chosen: field.tagName === "SELECT" ? Array.prototype.filter.call(field.options, function (o) { return o.selected; })
+          .map(function (o) { return o.value; }) : null,
+        text: (field.tagName === "TEXTAREA" || /^(text|search|email|url|number)$/.test(field.type)) ? field.value : ""
+      };
+    });
+  }
+
+  function fieldFor(part, entry) {
+    if (!entry.name) { return null; }
+    return fields(part).filter(function (field) {
+      return field.name === entry.name && field.type === entry.type &&
+        (entry.type !== "checkbox" && entry.type !== "radio" || field.value === entry.value);
+    })[0] || null;
+  }
+
+  function carry(entry, field) {
+    if (entry.type === "checkbox" || entry.type === "radio") { field.checked = entry.checked; return; }
+    if (entry.type === "file") {
+      try { field.files = entry.files; } catch (ignore) { /* an older browser: the file is chosen again */ }
+      return;
+    }
+    if (entry.chosen) {
+      Array.prototype.forEach.call(field.options, function (o) { o.selected = entry.chosen.indexOf(o.value) >= 0; });
+      return;
+    }
+    field.value = entry.value;
   }
 
   var FOCUSABLE = "a, button, [tabindex]";
@@ -152,16 +338,10 @@
   function inUse(element) {
     var active = document.activeElement;
     if (active && element.contains(active) && active.matches("input, select, textarea")) { return true; }
-    var fields = element.querySelectorAll("input, select, textarea");
-    for (var i = 0; i < fields.length; i += 1) {
-      var field = fields[i];
-      if (field.type === "hidden") { continue; }
-      if (field.type === "file" ? field.files.length :
-          (field.type === "checkbox" || field.type === "radio") ? field.checked !== field.defaultChecked :
-          field.tagName === "SELECT" ? selectChanged(field) :
-          field.value !== field.defaultValue) { return true; }
-    }
-    return false;
+    if (fields(element).some(changedField)) { return true; }
+    var opened = element.tagName === "DETAILS" ? [element] : [];
+    opened = opened.concat(Array.prototype.slice.call(element.querySelectorAll("details")));
+    return opened.some(function (details) { return details.open && details.liveOpened && fields(details).length > 0; });
   }
 
   function selectChanged(select) {

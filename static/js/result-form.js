@@ -4,9 +4,15 @@
    data-kinds="victory forfeit …". This script hides the field (its .field wrapper) for the other
    kinds and disables it, so a hidden value is not sent: a Stalemate never goes out with a winner
    chosen earlier. Without JavaScript every field shows and the server refuses a field that does not
-   belong to the chosen kind, with a sentence. Forms replaced by a live update are handled too. */
+   belong to the chosen kind, with a sentence. Forms replaced by a live update are handled too.
+
+   A refused form's error summary (templates/tournaments/partials/form.html) takes the focus when the
+   page opens, so it is in view and read out on a phone too; its links move the focus to their field.
+   A page whose refused form has no script of its own loads this one with the summary: it runs once. */
 (function () {
   "use strict";
+  if (window.warlineResultForm) { return; }
+  window.warlineResultForm = true;
 
   function follow(kindMenu) {
     var form = kindMenu.form;
@@ -40,4 +46,17 @@
     }).observe(document.body, { childList: true, subtree: true });
   }
   followAll();
+
+  var summary = document.querySelector(".error-summary");
+  if (summary) {
+    summary.focus();
+    summary.addEventListener("click", function (event) {
+      var link = event.target.closest && event.target.closest("a[href^='#']");
+      var field = link && document.getElementById(link.getAttribute("href").slice(1));
+      if (field) {
+        event.preventDefault();
+        field.focus();
+      }
+    });
+  }
 }());

@@ -17,7 +17,10 @@ _PAGES = {
     "venue": ("live-event", "venue-screen", live.event_revision_of),
     "battle": ("live-battle", "battle-detail", live.battle_revision_of),
     "my-battles": ("live-my-battles", "my-battles", live.my_battles_revision_of),
+    "round": ("live-round", "event-round", live.round_revision_of),
 }
+# Pages whose query chooses what they show (the round page's group and round): fetched again with it.
+_WITH_QUERY = {"round"}
 
 
 @register.simple_tag(takes_context=True)
@@ -31,6 +34,8 @@ def live_page(context, page, *args):
     # When the page was made, in the zone its times are shown in (the event's, else the site's): the
     # screen reader's "Updated at …" must read like the page, not like the reader's browser.
     clock = timezones.format_event_time(timezone.now(), context.get("event"), with_date=False)
+    page_url = reverse(url_name, args=args)
+    if page in _WITH_QUERY and request.GET:
+        page_url = f"{page_url}?{request.GET.urlencode()}"
     return format_html(' data-live="{}" data-live-page="{}" data-live-revision="{}" data-live-clock="{}"',
-                       reverse(endpoint, args=args), reverse(url_name, args=args), revision_of(request, *args),
-                       clock)
+                       reverse(endpoint, args=args), page_url, revision_of(request, *args), clock)

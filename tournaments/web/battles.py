@@ -15,6 +15,7 @@ from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, Report, Season
 from tournaments.results import arranged, confirmation, reporting
 from tournaments.web.forms import ArrangedBattleForm, DisputeForm, ReportForm, ResultForm, show_refusal
+from tournaments.web.live import changed_under
 
 
 def _battle(request, pk):
@@ -139,10 +140,19 @@ def report_answer(request, pk):
             form = DisputeForm(request.POST)
             if not form.is_valid():
                 return battle_detail(request, report.battle_id, dispute_form=form)
-            reporting.dispute_report(report, user=request.user, reason=form.cleaned_data["reason"])
+            try:
+                reporting.dispute_report(report, user=request.user, reason=form.cleaned_data["reason"])
+            except DomainError as error:
+                # The report changed while the reason was being typed (issue 24 item 4): the page comes
+                # back with the reason in its field, now answering the newer report, and says what changed.
+                changed = changed_under(report)
+                form.add_error(None, f"Your dispute was not sent. {changed} Your reason is kept below: read the "
+                                     "report again, then send it if it still applies." if changed else str(error))
+                return battle_detail(request, report.battle_id, dispute_form=form)
             messages.warning(request, "Disputed: an organizer will decide.")
     except DomainError as error:
-        messages.error(request, str(error))
+        changed = changed_under(report)
+        messages.error(request, f"{error} {changed}" if changed else str(error))
     return redirect("battle-detail", pk=report.battle_id)
 
 

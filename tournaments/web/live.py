@@ -11,10 +11,12 @@ itself again (the same view, so the same permissions) and swaps the changed part
   organizers), the reports' and adjudications' states, which change without an audit entry while
   the engine works;
 - "my battles" has one revision per user: the latest audit entry of the events of the user's
-  battles and the state of those battles' reports.
+  battles and the state of those battles' reports;
+- the round page (organizers only) has the event's revision and the state of all its reports.
 """
 import hashlib
 
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Max, Q
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -22,7 +24,9 @@ from django.urls import reverse
 from django.utils.http import quote_etag
 
 from tournaments import trust
-from tournaments.models import AuditEntry, Battle, Report
+from tournaments.models import AuditEntry, Battle, Event, Report
+from tournaments.results import confirmation
+from tournaments.results.agreement import report_claim_text
 from tournaments.standings import queries
 from tournaments.web.printouts import qr_svg
 
@@ -81,12 +85,55 @@ def my_battles_revision_of(request):
     return _digest("my", request.user.pk, me.pk, latest_entry, sorted(reports.items()))
 
 
+def round_revision_of(request, slug):
+    """The round page's revision: for the event's organizers only (403 for anyone else, as the page).
+    Reports change state without an audit entry while the engine works, so their states are in it; a
+    confirmation window that passed is counted first, as the page would count it when drawn."""
+    event = Event.objects.filter(slug=slug).only("pk", "slug", "name").first()
+    if event is None:
+        raise Http404("No such event.")
+    if not trust.may_organize(request.user, event):
+        raise PermissionDenied(trust.NOT_ORGANIZER)
+    confirmation.sweep(event)
+    head = queries.scoreboard_head(slug)
+    reports = Report.objects.filter(battle__event=event).aggregate(
+        count=Count("pk"), latest=Max("pk"), updated=Max("updated_at"), adjudicated=Max("adjudication__finished_at"))
+    return _digest("round", event.pk, head["revision"] if head else None, sorted(reports.items()))
+
+
+def changed_under(report):
+    """What happened to `report` since its page was drawn, in a sentence, when an answer to it comes
+    too late (it was replaced, answered or decided meanwhile); None when it is still open."""
+    report.refresh_from_db()
+    battle = report.battle
+    battle.refresh_from_db()
+    old = report_claim_text(report)
+    if report.status == Report.Status.SUPERSEDED:
+        newer = battle.reports.filter(pk__gt=report.pk).select_related(
+            "reported_by", "winner", "forfeited_by").first()
+        if newer is None:
+            return f"Meanwhile, the report you answered ({old}) was replaced."
+        return (f"Meanwhile, the report you answered ({old}) was replaced by a newer one, which says "
+                f"{report_claim_text(newer)} ({newer.get_status_display().lower()}).")
+    if battle.kind:
+        return f"Meanwhile, the battle was decided: {battle.outcome_text()}."
+    if report.status not in Report.OPEN_STATUSES:
+        return f"Meanwhile, the report you answered ({old}) changed: it is {report.get_status_display().lower()}."
+    return None
+
+
 def event_revision(request, slug):
     return _revision_answer(request, event_revision_of(request, slug))
 
 
 def battle_revision(request, pk):
     return _revision_answer(request, battle_revision_of(request, pk))
+
+
+def round_revision(request, slug):
+    if not request.user.is_authenticated:
+        return JsonResponse({"detail": "Sign in to follow the round."}, status=401)
+    return _revision_answer(request, round_revision_of(request, slug))
 
 
 def my_battles_revision(request):

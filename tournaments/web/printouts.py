@@ -28,11 +28,22 @@ class Sheet:
 
 
 def _current(rounds):
-    """The first round with a battle still to decide, else the last."""
+    """The round a group is playing: the first round with at least half of its battles still to decide.
+    A round mostly played is behind the group even while a late battle or two of it are open, so the
+    next round's pairings print once most tables have reported. Else (only late battles are left) the
+    first round with a battle still to decide; else the last round."""
+    for label, battles in rounds:
+        if 2 * sum(1 for b in battles if not b.kind) >= len(battles) > 0:
+            return label
     for label, battles in rounds:
         if any(not b.kind for b in battles):
             return label
     return rounds[-1][0] if rounds else None
+
+
+def _finished(battles):
+    """Every battle decided: nothing left to print for the table."""
+    return bool(battles) and all(b.kind for b in battles)
 
 
 def _sheet(where, stage, battles, wanted_round):
@@ -54,8 +65,11 @@ def _league_sheet(season, wanted_round):
 
 
 def round_sheets(event, *, group_id=None, season_id=None, round_label=None):
-    """The sheets a pairings page or a slips page prints: by default each group of the event's latest
-    stage (the final once it exists) and the league's current season, each at its current round."""
+    """(sheets, finished): the sheets a pairings page or a slips page prints, by default each group of the
+    event's latest stage (the final once it exists) and the league's current season, each at its current
+    round, leaving out a group or season whose battles are all decided; `finished` names those left out,
+    [(name, "group=<id>" or "season=<id>")], for a link that prints them anyway. A group or season asked
+    for by its id prints even when finished."""
     related = ("general_a", "general_b", "winner", "forfeited_by")
     groups = event.groups.prefetch_related(*(f"battles__{name}" for name in related))
     seasons = event.seasons.prefetch_related(*(f"battles__{name}" for name in related))
@@ -68,12 +82,22 @@ def round_sheets(event, *, group_id=None, season_id=None, round_label=None):
             stage=Group.Stage.FINAL).exists() else groups
         current = event.current_season()
         seasons = seasons.filter(pk=current.pk) if current else seasons.none()
-    sheets = [_sheet(g.name, g.get_stage_display(), list(g.battles.all()), round_label)
-              for g in groups.order_by("-stage", "index")]
-    sheets += [_league_sheet(s, round_label) for s in seasons.order_by("-number")]
-    if (group_id is not None or season_id is not None) and not sheets:
+    chosen = group_id is not None or season_id is not None
+    sheets, finished = [], []
+    for group in groups.order_by("-stage", "index"):
+        battles = list(group.battles.all())
+        if not chosen and _finished(battles):
+            finished.append((group.name, f"group={group.pk}"))
+        else:
+            sheets.append(_sheet(group.name, group.get_stage_display(), battles, round_label))
+    for season in seasons.order_by("-number"):
+        if not chosen and _finished(list(season.battles.all())):
+            finished.append((season.name, f"season={season.pk}"))
+        else:
+            sheets.append(_league_sheet(season, round_label))
+    if chosen and not sheets:
         raise Http404("This event has no such group or season.")
-    return sheets
+    return sheets, finished
 
 
 def round_selection(request):
@@ -91,6 +115,20 @@ def round_selection(request):
             "round_label": request.GET.get("round") or None}
 
 
+def breakable_url(url):
+    """The URL with a line-break opportunity (<wbr>) after each slash and before each dot of its host, so a
+    narrow caption (a slip's QR code) wraps it between its parts, never inside a word."""
+    from django.utils.html import escape
+
+    head, _, rest = url.partition("://")
+    host, slash, path = rest.partition("/")
+    parts = [escape(head + "://") + "<wbr>", "<wbr>".join(escape(part) if not index else "." + escape(part)
+                                                for index, part in enumerate(host.split(".")))]
+    if slash:
+        parts.append("/<wbr>" + "/<wbr>".join(escape(part) for part in path.split("/")))
+    return mark_safe("".join(parts))  # noqa: S308  (every part escaped above)
+
+
 def qr_svg(url, title):
     """An inline SVG QR code (segno, drawn on the server: nothing loads from elsewhere)."""
     code = segno.make(url, error="m")
@@ -100,24 +138,25 @@ def qr_svg(url, title):
 def pairings(request, slug):
     event = get_object_or_404(trust.visible_events(request.user), slug=slug)
     selection = round_selection(request)
-    sheets = round_sheets(event, **selection)
+    sheets, finished = round_sheets(event, **selection)
     query = request.GET.urlencode()
     return render(request, "tournaments/print/pairings.html", {
-        "event": event, "sheets": sheets, "selection": selection, "query": query,
+        "event": event, "sheets": sheets, "finished": finished, "selection": selection, "query": query,
     })
 
 
 def slips(request, slug):
     event = get_object_or_404(trust.visible_events(request.user), slug=slug)
-    sheets = round_sheets(event, **round_selection(request))
+    sheets, finished = round_sheets(event, **round_selection(request))
     slip_list = []
     for sheet in sheets:
         for table, battle in sheet.battles:
             url = request.build_absolute_uri(reverse("battle-detail", args=[battle.pk]))
             slip_list.append({"sheet": sheet, "table": table, "battle": battle, "url": url,
-                              "qr": qr_svg(url, f"Battle page: {url}")})
+                              "url_lines": breakable_url(url), "qr": qr_svg(url, f"Battle page: {url}")})
     return render(request, "tournaments/print/slips.html", {
-        "event": event, "slips": slip_list, "sheets": sheets, "query": request.GET.urlencode(),
+        "event": event, "slips": slip_list, "sheets": sheets, "finished": finished,
+        "query": request.GET.urlencode(),
         "kinds": [k for k in Battle.Kind.choices if k[0] != Battle.Kind.UNPLAYED_DQ],
         "conditions": Battle.Condition.choices,
     })

@@ -10,6 +10,7 @@ from tournaments.domain import DomainError
 from tournaments.eventday import round_desk
 from tournaments.models import Battle, Report
 from tournaments.web.forms import ResultForm, show_refusal
+from tournaments.web.live import changed_under
 from tournaments.web.organizer import organizer_event
 from tournaments.web.printouts import round_selection
 
@@ -53,6 +54,7 @@ def _back(request, event):
 
 def _act(request, event):
     action = request.POST.get("action")
+    report = None
     try:
         if action in ("accept_report", "accept_verdict"):
             report = get_object_or_404(Report.objects.filter(battle__event=event), pk=_pk(request, "report"))
@@ -66,7 +68,9 @@ def _act(request, event):
             messages.error(request, "Unknown step.")
             return _back(request, event)
     except DomainError as error:
-        messages.error(request, str(error))
+        # A click on a page drawn before the report changed: say what changed, not only the refusal.
+        changed = changed_under(report) if report is not None else None
+        messages.error(request, f"{error} {changed}" if changed else str(error))
         return _back(request, event)
     battle = get_object_or_404(Battle.objects.filter(event=event).select_related(
         "event", "general_a", "general_b", "winner", "forfeited_by", "player_1"), pk=_pk(request, "battle"))
