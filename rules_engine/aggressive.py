@@ -63,7 +63,7 @@ def maneuverable(state: BattleState, player: int, lifted: int = NOBODY, sacrific
     found = []
     eight = ruleset.sacrifice_ma if sacrificed != NOBODY and sacrifice_ma else 0  # R2: the 8 MA, ma_by_arms <= 8
     skipped = (sacrificed, stunned, lifted, exclude)  # NOBODY is no battalion
-    maneuver_ma, arms = ruleset.maneuver_ma, state.arms
+    ma_of_arms, arms = ruleset.ma_of_arms, state.arms
     for battalion in state.battalions_of[player]:
         where = zones[battalion]
         if where < 0 or battalion in skipped:
@@ -72,7 +72,7 @@ def maneuverable(state: BattleState, player: int, lifted: int = NOBODY, sacrific
         top = stack[-1] if not hidden else next((b for b in reversed(stack) if b not in hidden), None)
         if top != battalion:
             continue
-        found.append((battalion, eight if eight else maneuver_ma(arms[battalion])))
+        found.append((battalion, eight if eight else ma_of_arms[arms[battalion] - 1]))
     return hidden, found
 
 
@@ -145,7 +145,7 @@ def aggressive_at_hand(state: BattleState, battalion: int, ma: int, hidden: froz
         stacks = [tuple(b for b in stack if b not in hidden) for stack in stacks]
     start_seen = tuple(b for b in stacks[start] if b != battalion)
     arms = state.arms[battalion]
-    can_destroy = ruleset.can_destroy(arms)
+    can_destroy = ruleset.destroys_at_arms[arms - 1]
     kingdom = state.kingdom[battalion]
     build_kingdom = ruleset.rampart_kingdom(state, battalion) if can_destroy and ma >= ruleset.build_cost else None
     unbuildable = ruleset.unbuildable(state, battalion) if build_kingdom is not None else None

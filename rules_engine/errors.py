@@ -116,13 +116,19 @@ ERROR_CODES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+# A written __init__: compiled by mypyc, unlike the generated one (see rules_engine/model.py).
+@dataclass(frozen=True, slots=True, init=False)
 class Location:
     """Where the first illegal step is: turn 0 is the header and Battle Formation."""
 
     turn: int | None = 0
     order: int | None = None
     action: int | None = None
+
+    def __init__(self, turn: int | None = 0, order: int | None = None, action: int | None = None) -> None:
+        object.__setattr__(self, "turn", turn)
+        object.__setattr__(self, "order", order)
+        object.__setattr__(self, "action", action)
 
 
 HEADER = Location(0)

@@ -118,7 +118,7 @@ def can_leave_zone(state: BattleState, battalion: int, sacrifice_completed: bool
     facings = (state.facing[battalion],) if on_enemy else range(4)
     neighbours, ramparts = state.board.neighbours[where], state.ramparts
     if ramparts[where] is None:  # the commonest answer first: a plain step with the battalion's own MA
-        plain_ma = ruleset.maneuver_ma(arms)
+        plain_ma = ruleset.ma_of_arms[arms - 1]
         for facing in facings:
             ahead = neighbours[facing]
             if ahead >= 0 and ramparts[ahead] is None and ruleset.can_enter(state, battalion, ahead) and \
@@ -129,7 +129,7 @@ def can_leave_zone(state: BattleState, battalion: int, sacrifice_completed: bool
         zones[b] >= 0 for b in state.battalions_of[player] if b != battalion) else 0
     best_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms))
     destroy_ma = max(sacrifice_ma, ruleset.best_ma_at_or_below(arms, ruleset.destroy_min_arms))
-    can_destroy = ruleset.can_destroy(arms) and below == NOBODY
+    can_destroy = ruleset.destroys_at_arms[arms - 1] and below == NOBODY
     if ramparts[where] is None:  # standing on a rampart (Alight), only Descend leaves it
         for facing in facings:
             ahead = neighbours[facing]
@@ -145,7 +145,7 @@ def can_leave_zone(state: BattleState, battalion: int, sacrifice_completed: bool
     # R12: Pounce, Alight, Descend and Chasm Forge count as moving; none from a stack (R100). Asked last:
     # the searches behind them cost more than the plain moves above.
     return ruleset.has_arts and below == NOBODY and ruleset.art_can_leave(
-        state, battalion, facings, best_ma, max(sacrifice_ma, ruleset.maneuver_ma(arms)), arms)
+        state, battalion, facings, best_ma, max(sacrifice_ma, ruleset.ma_of_arms[arms - 1]), arms)
 
 
 def first_leaver(state: BattleState, player: int) -> int | None:
@@ -235,7 +235,7 @@ def _leaves_without_a_second_stall(state: BattleState, player: int, battalion: i
         completed = marked != NOBODY and view.zone[marked] < 0
         ruleset = state.ruleset
         if _leaves_in_one_maneuver(view, battalion, ruleset.sacrifice_ma if completed else
-                                   ruleset.maneuver_ma(view.arms[battalion])):
+                                   ruleset.ma_of_arms[view.arms[battalion] - 1]):
             return True
     try:
         start, completed = _coming_turn(state, player, battalion if state.sacrifice[player] != NOBODY else NOBODY)
@@ -247,7 +247,7 @@ def _leaves_without_a_second_stall(state: BattleState, player: int, battalion: i
     stack = start.stacks[where]
     ruleset = state.ruleset
     if stack[-1] == battalion and start.stun != battalion:
-        ma = ruleset.sacrifice_ma if completed else ruleset.maneuver_ma(start.arms[battalion])
+        ma = ruleset.sacrifice_ma if completed else ruleset.ma_of_arms[start.arms[battalion] - 1]
         if _leaves_in_one_maneuver(start, battalion, ma):
             return True
     top = stack[-1]

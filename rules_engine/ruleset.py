@@ -122,6 +122,10 @@ class CoreRuleset:
         ruleset_class = type(self)
         self.uniform_moves = (ruleset_class.move_cost is CoreRuleset.move_cost
                               and ruleset_class.can_enter is CoreRuleset.can_enter)
+        # The hooks that depend on the Arms alone, tabled by Arms - 1 (Arms 1..6, R1): the compiled searches
+        # read these instead of calling into this interpreted class for every battalion they look at.
+        self.ma_of_arms = tuple(self.maneuver_ma(arms) for arms in range(1, 7))
+        self.destroys_at_arms = tuple(self.can_destroy(arms) for arms in range(1, 7))
 
     # ---- Setting up ----
     def check_armies(self, generals: tuple, armies: tuple) -> None:

@@ -120,13 +120,18 @@ class Spent(NamedTuple):
 Event = Position | Found | Spent
 
 
-@dataclass(frozen=True, slots=True)
+# A written __init__: compiled by mypyc, unlike the generated one (see rules_engine/model.py).
+@dataclass(frozen=True, slots=True, init=False)
 class TurnStart:
     """What steps 1-4 left for the general to decide: counter-attacked survivors (their facing,
     R7) and whether a sacrifice completed (its 8 MA, R2)."""
 
     counter_survivors: tuple[str, ...]
     sacrifice_completed: bool
+
+    def __init__(self, counter_survivors: tuple[str, ...], sacrifice_completed: bool) -> None:
+        object.__setattr__(self, "counter_survivors", counter_survivors)
+        object.__setattr__(self, "sacrifice_completed", sacrifice_completed)
 
 
 class ManeuverRun:
@@ -811,7 +816,7 @@ class BattleState:
         if self._sacrifice_completed and self._beneficiary == battalion:
             ma = self.ruleset.sacrifice_ma
         else:
-            ma = self.ruleset.maneuver_ma(self.arms[battalion])
+            ma = self.ruleset.ma_of_arms[self.arms[battalion] - 1]
         return ManeuverRun(self, battalion, ma, order_number)
 
     def _extricate(self, order: Extricate, player: int, location: Location) -> None:
@@ -909,7 +914,7 @@ class BattleState:
         owner = self.owner
         ruleset = self.ruleset
         me = owner[battalion]
-        can_destroy = ruleset.can_destroy(self.arms[battalion])
+        can_destroy = ruleset.destroys_at_arms[self.arms[battalion] - 1]
         kingdom = self.kingdom[battalion]
         build_kingdom = ruleset.rampart_kingdom(self, battalion)
         can_build = build_kingdom is not None
@@ -1021,7 +1026,7 @@ class BattleState:
         if self.zone[battalion] < 0:
             return Reach(ident, 0, (), ())
         if ma is None:
-            ma = self.ruleset.maneuver_ma(self.arms[battalion])
+            ma = self.ruleset.ma_of_arms[self.arms[battalion] - 1]
         names = self.board.names
         found_positions = []
         found_actions: dict[tuple, ReachableAction] = {}

@@ -22,7 +22,8 @@ class Outcome(StrEnum):
     UNFINISHED = "unfinished"
 
 
-@dataclass(frozen=True, slots=True)
+# A written __init__: compiled by mypyc, unlike the generated one (see rules_engine/model.py).
+@dataclass(frozen=True, slots=True, init=False)
 class Verdict:
     """The engine's answer; `to_dict()` is the verdict JSON of the replay format."""
 
@@ -38,6 +39,24 @@ class Verdict:
     missed: tuple[dict, ...] = ()
     params: dict | None = None
     error: ReplayError | None = None
+
+    def __init__(self, valid: bool, outcome: Outcome | None = None, winner: str | None = None,
+                 condition: Condition | None = None, claim: dict | None = None,
+                 declaration: dict | None = None, opp: dict | None = None, turns: int = 0,
+                 divisive: dict | None = None, missed: tuple[dict, ...] = (), params: dict | None = None,
+                 error: ReplayError | None = None) -> None:
+        object.__setattr__(self, "valid", valid)
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "winner", winner)
+        object.__setattr__(self, "condition", condition)
+        object.__setattr__(self, "claim", claim)
+        object.__setattr__(self, "declaration", declaration)
+        object.__setattr__(self, "opp", opp)
+        object.__setattr__(self, "turns", turns)
+        object.__setattr__(self, "divisive", divisive)
+        object.__setattr__(self, "missed", missed)
+        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "error", error)
 
     def to_dict(self) -> dict[str, Any]:
         if not self.valid:

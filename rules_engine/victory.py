@@ -32,10 +32,15 @@ SHACKLE_COUNT = 3
 RESOLVE_TURNS = 6  # R15, R38: three full turn cycles
 
 
-@dataclass(frozen=True, slots=True)
+# A written __init__: compiled by mypyc, unlike the generated one (see rules_engine/model.py).
+@dataclass(frozen=True, slots=True, init=False)
 class Check:
     holds: bool
     reason: str = ""
+
+    def __init__(self, holds: bool, reason: str = "") -> None:
+        object.__setattr__(self, "holds", holds)
+        object.__setattr__(self, "reason", reason)
 
     def __bool__(self) -> bool:
         return self.holds
@@ -61,9 +66,9 @@ def paralyzed(state: BattleState, declarer: int) -> Check:
 def _has_heavy(state: BattleState, declarer: int) -> bool:
     """R13: the declarer has a battalion of Arms 4+ on the battlefield or in the enemy's prison."""
     zones, arms = state.zone, state.arms
-    can_destroy = state.ruleset.can_destroy
+    destroys_at_arms = state.ruleset.destroys_at_arms
     for battalion in state.battalions_of[declarer]:
-        if (zones[battalion] >= 0 or zones[battalion] == IN_PRISON) and can_destroy(arms[battalion]):
+        if (zones[battalion] >= 0 or zones[battalion] == IN_PRISON) and destroys_at_arms[arms[battalion] - 1]:
             return True
     return False
 

@@ -13,13 +13,16 @@ import sys
 from pathlib import Path
 
 import rules_engine
-from rules_engine import verdict, victory  # noqa: F401  (loaded, so that they are checked below)
+from rules_engine import aggressive, blunt, budget, paralyze, two_orders, verdict, victory  # noqa: F401  (loaded, so that they are checked below)
 from tests import engine_under_test
 
 ROOT = Path(__file__).resolve().parents[2]
 # The modules on the adjudication path that the compiled wheel compiles (packaging/warline-rules/setup.py).
 HOT = ["rules_engine.actions", "rules_engine.board", "rules_engine.replay", "rules_engine.state",
-       "rules_engine.verdict", "rules_engine.victory"]
+       "rules_engine.verdict", "rules_engine.victory",
+       # the searches of the turn-end checks (R12, R13, R99, R103), split out of victory
+       "rules_engine.aggressive", "rules_engine.blunt", "rules_engine.budget", "rules_engine.paralyze",
+       "rules_engine.two_orders"]
 
 
 def test_no_compiled_module_sits_beside_the_sources():

@@ -6,18 +6,11 @@ tests/web/test_event_day_screens_browser.py."""
 import re
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from tests.tournaments.helpers import make_tournament, open_battles, play_group_strongest_wins, victory
 from tournaments.events import services
-from tournaments.events.membership import grant_organizer_role
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def organizer():
-    return grant_organizer_role(get_user_model().objects.create_user("olga", password="pw"))
 
 
 @pytest.fixture

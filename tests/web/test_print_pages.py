@@ -21,11 +21,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organizer():
-    return grant_organizer_role(get_user_model().objects.create_user("olga", password="pw"))
-
-
-@pytest.fixture
 def event(organizer):
     event, _ = make_tournament(8, slug="quay-open", organizer=organizer)
     event.organizers.add(organizer)

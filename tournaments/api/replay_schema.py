@@ -78,7 +78,9 @@ def _written(model, kinds, tag=None):
     """The keys of one step as the engine's model writes them: a field of `model` without a default is
     required, one with a default (None: left out) optional. Every field must have its schema in
     `kinds`, so that a field added to the engine fails here instead of being refused by the schema."""
-    fields = dataclasses.fields(model)
+    # The tag (`act`, `type`) is a class constant, not a field; the compiled engine lists it among the
+    # fields all the same, so it is left out by name.
+    fields = [field for field in dataclasses.fields(model) if field.name not in (tag or {})]
     differ = {field.name for field in fields} ^ set(kinds)
     if differ:
         raise RuntimeError(f"replay schema and rules_engine.model.{model.__name__} disagree on {sorted(differ)}")
