@@ -36,8 +36,8 @@ def test_a_result_recorded_by_the_organizer_reaches_other_pages_without_a_reload
     player = browser.new_context().new_page()
     sign_in(player, base, loser.user.username)
     player.goto(f"{base}/battles/{battle.pk}/")
-    player.locator("form[action$='/report/'] select[name=kind]").select_option("stalemate")
-    player.locator("form[action$='/report/'] textarea[name=replay_text]").fill("my notes")
+    player.locator("form[action$='/report/#form-errors'] select[name=kind]").select_option("stalemate")
+    player.locator("form[action$='/report/#form-errors'] textarea[name=replay_text]").fill("my notes")
 
     organizer = browser.new_context().new_page()
     sign_in(organizer, base, "olga")
@@ -65,7 +65,7 @@ def test_a_result_recorded_by_the_organizer_reaches_other_pages_without_a_reload
 
     # The player's page shows the decided result, and the report they were writing is kept.
     player.locator(".result", has_text="wins by Shackle").wait_for(timeout=WAIT_MS)
-    assert player.locator("form[action$='/report/'] textarea[name=replay_text]").input_value() == "my notes"
+    assert player.locator("form[action$='/report/#form-errors'] textarea[name=replay_text]").input_value() == "my notes"
 
 
 def test_a_busy_venue_screen_keeps_to_the_screen(live_server, browser, event):

@@ -66,7 +66,7 @@ def test_a_reason_being_typed_survives_two_replaced_reports_on_a_phone(live_serv
     page.screenshot(path=str(ARTIFACTS / "live-typing-phone.png"), full_page=True)
     notice.get_by_role("button", name="Review the change").click()
     assert page.locator("#answer-report textarea[name=reason]").input_value() == REASON
-    assert page.locator(f"#answer-report form[action='/reports/{second.pk}/answer/']").count() == 2
+    assert page.locator(f"#answer-report form[action^='/reports/{second.pk}/answer/']").count() == 2
 
     third = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle")
     page.locator("#answer-report .live-changed").wait_for(timeout=WAIT_MS)

@@ -45,7 +45,9 @@ def reporter_name(report):
     general = trust.reporting_general(report)
     if general is not None:
         return general.name
-    return f"the organizer {report.reported_by.username}" if report.reported_by_id else "someone"
+    if report.reported_by_id is None:  # the account was deleted, or not matched on import (R97)
+        return "an account not on this site"
+    return f"the organizer {report.reported_by.username}"
 
 
 DECIDED = ("This battle has a counted result: only an organizer's correction changes it now (R69), "

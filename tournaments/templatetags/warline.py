@@ -53,16 +53,10 @@ def claim_words(report):
 
 @register.filter
 def reporter_name(report):
-    """Who made a report as the players know them: the general's name, not the account's username;
-    an organizer's report by "the organizer <username>"."""
-    from tournaments import trust
+    """Who made a report as the players know them (`reporting.reporter_name`)."""
+    from tournaments.results import reporting
 
-    general = trust.reporting_general(report)
-    if general is not None:
-        return general.name
-    if report.reported_by_id is None:
-        return "an account that no longer exists"
-    return f"the organizer {report.reported_by.username}"
+    return reporting.reporter_name(report)
 
 
 def _verdict_sides(report):
