@@ -11,12 +11,10 @@ error summary without JavaScript too (item 2: their action ends in #form-errors)
 
 Players sign in by a session made for them (no password to hash); a test opens one page per reader."""
 import zoneinfo
-from datetime import timedelta
 
 import pytest
 from django.conf import settings
 from django.test import Client
-from django.utils import timezone
 
 from tests.reporting.conftest import replay_between
 from tests.tournaments.helpers import (
@@ -28,6 +26,7 @@ from tests.tournaments.helpers import (
 )
 from tests.web.conftest import ARTIFACTS
 from tests.web.test_round_page import build_event, first_round
+from tests.web.test_words_and_deadlines import reported_with_a_deadline_weeks_away
 from tournaments.events import services
 from tournaments.leagues import seasons
 from tournaments.models import Event, Report
@@ -160,15 +159,7 @@ def test_item_8_the_round_page_writes_a_deadline_weeks_away_with_its_date_on_a_d
         live_server, browser, harbour):
     event, organizer = harbour
     battle = first_round(event)[0]
-    a = battle.general_a
-    created = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="blunt")
-    deadline = timezone.now() + timedelta(weeks=4, days=1, hours=1)
-    Report.objects.filter(pk=created.pk).update(confirm_by=deadline)
-    local = deadline.astimezone(BERLIN)
-    day = f"on {local.strftime('%a')} {local.day} {local.strftime('%b')}"
-    if local.year != timezone.now().astimezone(BERLIN).year:
-        day += f" {local.year}"
-    dated = f"({day} at {local.strftime('%H:%M')} {local.strftime('%Z')})"
+    _, dated = reported_with_a_deadline_weeks_away(battle)
 
     page = open_page(browser, live_server, DESKTOP, organizer)
     page.goto(f"{live_server.url}/events/harbour-open/round/")

@@ -103,10 +103,10 @@ def test_a_deadline_after_today_names_its_day_in_the_events_zone():
                                      now=now) == "on Tue 5 Jan 2027 at 09:00 CET"
 
 
-def test_pages_show_the_day_of_a_deadline_weeks_away(client, event):
-    event, organizer = event
-    battle = first_battle(event)
-    a, b = battle.general_a, battle.general_b
+def reported_with_a_deadline_weeks_away(battle):
+    """A's report on the battle, counting by itself in 4 weeks and a day; (the deadline, how a page in
+    Berlin writes it: "(on Tue 22 Dec at 15:05 CET)", with the year when it is another year)."""
+    a = battle.general_a
     created = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="blunt")
     deadline = timezone.now() + timedelta(weeks=4, days=1, hours=1)
     Report.objects.filter(pk=created.pk).update(confirm_by=deadline)
@@ -114,7 +114,13 @@ def test_pages_show_the_day_of_a_deadline_weeks_away(client, event):
     day = f"on {local.strftime('%a')} {local.day} {local.strftime('%b')}"
     if local.year != timezone.now().astimezone(BERLIN).year:
         day += f" {local.year}"
-    expected = f"({day} at {local.strftime('%H:%M')} {local.strftime('%Z')})"
+    return deadline, f"({day} at {local.strftime('%H:%M')} {local.strftime('%Z')})"
+
+
+def test_pages_show_the_day_of_a_deadline_weeks_away(client, event):
+    event, organizer = event
+    battle = first_battle(event)
+    deadline, expected = reported_with_a_deadline_weeks_away(battle)
 
     client.force_login(organizer)
     desk = text_of(client.get("/events/harbour-open/round/").content.decode())
@@ -124,7 +130,7 @@ def test_pages_show_the_day_of_a_deadline_weeks_away(client, event):
     # The other pages write the deadline with its date as every time of the event ("24 Dec 2026, 15:05 CET").
     dated = f"(at {timezones.format_event_time(deadline, event)})"
     assert dated in text_of(client.get("/events/harbour-open/manage/").content.decode())
-    client.force_login(b.user)
+    client.force_login(battle.general_b.user)
     assert f"unless disputed {dated}" in text_of(client.get(f"/battles/{battle.pk}/").content.decode())
     assert dated in text_of(client.get("/my/battles/").content.decode())
 
