@@ -36,6 +36,8 @@ import zlib
 
 from django.db import DatabaseError, IntegrityError, OperationalError, connection
 
+from tournaments.models import Battle, Event, General, Invitation, Report, name_key
+
 LOST_RACE = ("Another request changed this at the same moment, so this one was not applied: reload the "
              "page (or read it again) to see what is recorded now, then try again if still needed.")
 
@@ -56,8 +58,6 @@ def _pk(thing):
 
 def event(event_or_pk, *, wait=True):
     """Lock 1: serialises every step on one event. Returns the event, read after the lock."""
-    from tournaments.models import Event
-
     return _rows(Event, wait=wait).get(pk=_pk(event_or_pk))
 
 
@@ -72,16 +72,12 @@ def account(user):
 
 def general(general_or_pk):
     """Lock 3: one general (a rename, a claim, a new claim code). Returns it read after the lock."""
-    from tournaments.models import General
-
     return _rows(General).get(pk=_pk(general_or_pk))
 
 
 def general_name(name):
     """Lock 4: one name (compared ignoring case and spaces), until the transaction ends, so that two
     requests creating or renaming a general to one name at once cannot both find it free."""
-    from tournaments.models import name_key
-
     if connection.vendor != "postgresql":
         return
     key = zlib.crc32(f"general-name:{name_key(name)}".encode())
@@ -92,8 +88,6 @@ def general_name(name):
 def battle(battle_or_pk, *, wait=True):
     """Locks 1 and 5: the battle's event, then the battle. Returns the battle (with its event and
     generals) read after the lock."""
-    from tournaments.models import Battle
-
     pk = _pk(battle_or_pk)
     event_id = getattr(battle_or_pk, "event_id", None) or Battle.objects.values_list(
         "event_id", flat=True).get(pk=pk)
@@ -104,8 +98,6 @@ def battle(battle_or_pk, *, wait=True):
 def report(report_or_pk, *, wait=True):
     """Locks 1, 5 and 6: the event, the battle, then the report. Returns the report (with its battle,
     event, generals and reporter) read after the lock."""
-    from tournaments.models import Report
-
     pk = _pk(report_or_pk)
     battle_id = getattr(report_or_pk, "battle_id", None) or Report.objects.values_list(
         "battle_id", flat=True).get(pk=pk)
@@ -116,8 +108,6 @@ def report(report_or_pk, *, wait=True):
 
 def invitation(invitation_or_pk):
     """Locks 1 and 7: the invitation's event, then the invitation. Returns it read after the lock."""
-    from tournaments.models import Invitation
-
     pk = _pk(invitation_or_pk)
     event(Invitation.objects.values_list("event_id", flat=True).get(pk=pk))
     return _rows(Invitation).select_related("event", "general").get(pk=pk)

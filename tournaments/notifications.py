@@ -44,6 +44,7 @@ from tournaments.models import (
     Event,
     Notification,
     NotificationSettings,
+    OrganizerInvitation,
     Report,
 )
 from tournaments.results import outbox
@@ -412,8 +413,6 @@ def pairings_made(event_id):
 
 def organizer_invited(invitation_id):
     """The invited account hears of an invitation to co-organize, with the page to answer it."""
-    from tournaments.models import OrganizerInvitation
-
     invitation = (OrganizerInvitation.objects.filter(pk=invitation_id, status=OrganizerInvitation.Status.PENDING)
                   .select_related("event", "user", "invited_by").first())
     if invitation is None:

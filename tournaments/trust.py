@@ -24,7 +24,10 @@ whole of it reads in one file.
 """
 from __future__ import annotations
 
+from django.db.models import Q
+
 from tournaments.domain import NotAllowed
+from tournaments.models import Event, General, OrganizerInvitation, Report
 
 ORGANIZE_PERMISSION = "tournaments.organize_events"
 
@@ -47,8 +50,6 @@ def general_of(user):
     """The user's own general, if they have one (a user has at most one)."""
     if not _signed_in(user):
         return None
-    from tournaments.models import General
-
     return General.objects.filter(user=user).first()
 
 
@@ -97,8 +98,6 @@ def appointer_of(user, event):
     """Who made `user` an organizer of `event`: the account that sent the organizer invitation they
     accepted (R95 records "appointed by" there); None for the event's creator and for organizers
     added before invitations existed."""
-    from tournaments.models import OrganizerInvitation
-
     invitation = (OrganizerInvitation.objects.filter(event=event, user=user,
                                                      status=OrganizerInvitation.Status.ACCEPTED)
                   .select_related("invited_by").order_by("-answered_at", "-pk").first())
@@ -286,15 +285,11 @@ def dispute_open(battle):
     """A general disputed one of the battle's reports (by disputing it or by reporting another
     result): the dispute stays until that general withdraws it or confirms, or an organizer decides.
     The engine's disputes are not a general's: the reporter may correct them with a new report."""
-    from tournaments.models import Report
-
     return battle.reports.filter(status=Report.Status.DISPUTED, answered_by__isnull=False).exists()
 
 
 def may_withdraw_dispute(user, report):
     """Only the general who disputed a report withdraws the dispute."""
-    from tournaments.models import Report
-
     return (report.status == Report.Status.DISPUTED and report.answered_by_id is not None
             and _signed_in(user) and report.answered_by_id == user.pk and may_answer(user, report))
 
@@ -310,10 +305,6 @@ def may_see_reports(user, battle):
 
 def visible_events(user):
     """The events `user` may see: published ones, and the ones they organize (staff: all)."""
-    from django.db.models import Q
-
-    from tournaments.models import Event
-
     events = Event.objects.all()
     if user.is_superuser:
         return events
@@ -324,8 +315,6 @@ def visible_events(user):
 
 def visible_reports(user, reports):
     """A Report queryset narrowed to those `user` may see."""
-    from django.db.models import Q
-
     if not _signed_in(user):
         return reports.none()
     if user.is_superuser:

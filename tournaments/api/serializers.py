@@ -7,6 +7,7 @@ from rest_framework import serializers
 from tournaments import models, trust
 from tournaments.domain import TIEBREAKERS, opp_awards
 from tournaments.events.services import GROUP_METHODS
+from tournaments.leagues.seasons import waiting_for
 from tournaments.results.recording import forfeit_offer
 from tournaments.standings.tables import battle_result
 
@@ -373,8 +374,6 @@ class SeasonSerializer(serializers.ModelSerializer):
         read_only_fields = ["number", "state", "champion"]
 
     def get_waiting_for(self, season) -> str:
-        from tournaments.leagues.seasons import waiting_for
-
         return waiting_for(season)
 
 

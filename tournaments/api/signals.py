@@ -5,6 +5,7 @@ from django.db import transaction
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
+from tournaments.api.scoreboard import forget_local_head
 from tournaments.models import AuditEntry, Event
 from tournaments.standings.queries import forget_scoreboard_head
 
@@ -22,8 +23,6 @@ def event_saved(sender, instance, **kwargs):
 def _forget_now_and_after_commit(slug):
     # Now, for readers inside this transaction; again after the commit, in case another request
     # cached the old state in between.
-    from tournaments.api.scoreboard import forget_local_head
-
     for forget in (forget_scoreboard_head, forget_local_head):
         forget(slug)
         transaction.on_commit(lambda forget=forget: forget(slug))

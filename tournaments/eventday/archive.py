@@ -27,8 +27,10 @@ from django.core.validators import validate_slug
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from tournaments import trust
 from tournaments.domain import DomainError
 from tournaments.events.services import DEFAULT_CONFIRMATION_MINUTES, check_board_setting, validate_variants
+from tournaments.json_input import JSONRefused, load_json
 from tournaments.models import (
     Adjudication,
     AuditEntry,
@@ -226,8 +228,6 @@ def read_archive(raw: bytes):
     """The archive document of a file's bytes, read with the API's limits: at most the API's body size
     (settings.OPP_MAX_REQUEST_BYTES), its nesting depth and its number length (tournaments.api.parsers);
     else `ArchiveError` saying which limit the file breaks."""
-    from tournaments.json_input import JSONRefused, load_json
-
     limit = settings.OPP_MAX_REQUEST_BYTES
     if len(raw) > limit:
         raise ArchiveError(f"The file is larger than {limit:,} bytes ({limit // (1024 * 1024)} MiB), the limit of "
@@ -556,8 +556,6 @@ def _reusable(general, organizers):
     """R96: an unclaimed general of this site joins the imported event only when every organizer of the
     import already manages it (organizes an event it is registered in): nobody learns a claim code
     they did not know. An import nobody organizes (the server's own) reuses none."""
-    from tournaments import trust
-
     return bool(organizers) and all(trust.may_manage_general(user, general) for user in organizers)
 
 

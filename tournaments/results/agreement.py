@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass, replace
 
 from rules_engine.conditions import LABELS
+from tournaments.models import VARIANT_CHOICES
 
 CONDITION_WORDS = {condition.value: label for condition, label in LABELS.items()}
 
@@ -160,8 +161,6 @@ def player_1_of_replay(replay_text, battle):
 def variant_names(keys):
     """The Rules Variants' names as the rules and the event page write them ("Double Time"), not their
     keys ("double_time"); a key this site does not know is quoted as written."""
-    from tournaments.models import VARIANT_CHOICES
-
     names = dict(VARIANT_CHOICES)
     return ", ".join(names.get(str(key), repr(str(key))) for key in keys)
 

@@ -19,6 +19,7 @@ from django.utils import timezone
 from tournaments import audit, trust
 from tournaments.domain import DomainError
 from tournaments.models import Report
+from tournaments.results import reporting
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +44,6 @@ def confirm_expired(now=None, event=None, *, wait=True):
     its own transaction under the lock order (tournaments/locks.py); one that fails (a lock another
     request holds when `wait` is false, a deadlock, any error) is logged and the next one is tried:
     it is still expired, so the next run confirms it."""
-    from tournaments.results import reporting
-
     now = now or timezone.now()
     confirmed = []
     for pk in list(expired_reports(now, event).values_list("pk", flat=True)):

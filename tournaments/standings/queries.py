@@ -9,6 +9,7 @@ from itertools import groupby
 from django.core.cache import cache
 
 from tournaments.domain import TIEBREAKERS, opp_awards
+from tournaments.models import Event, Report
 from tournaments.standings.tables import battle_result, group_standings, season_standings
 
 
@@ -95,8 +96,6 @@ def with_open_report_status(battles):
     schedule says "disputed" rather than "not played yet" (`schedule_state`)."""
     from django.db.models import OuterRef, Subquery
 
-    from tournaments.models import Report
-
     latest = Report.objects.filter(battle=OuterRef("pk"), status__in=Report.OPEN_STATUSES).order_by(
         "-created_at", "-id").values("status")[:1]
     return battles.annotate(open_report_status=Subquery(latest))
@@ -105,8 +104,6 @@ def with_open_report_status(battles):
 def schedule_state(battle):
     """An undecided battle's state for everyone to read: no report's content or dispute reason, which
     are for its generals and the organizers."""
-    from tournaments.models import Report
-
     status = getattr(battle, "open_report_status", None)
     if status in Report.AWAITING_STATUSES:
         return "reported, waiting for confirmation"
@@ -242,8 +239,6 @@ def scoreboard_head(slug):
     key = scoreboard_head_key(slug, head_generation(slug))
     head = cache.get(key)
     if head is None:
-        from tournaments.models import Event
-
         event = Event.objects.filter(slug=slug).only("pk", "published", "updated_at").first()
         if event is None:
             return None
@@ -265,8 +260,6 @@ def cached_scoreboard(event_pk, revision_id):
     key = f"scoreboard:{event_pk}:{revision_id}"
     document = cache.get(key)
     if document is None:
-        from tournaments.models import Event
-
         document = scoreboard_document(Event.objects.select_related("victor").get(pk=event_pk))
         cache.set(key, document, timeout=3600)
     return document

@@ -2,6 +2,10 @@ import re
 
 from django import template
 
+from tournaments import trust
+from tournaments.results import reporting
+from tournaments.results.agreement import map_generals, report_claim_text
+
 register = template.Library()
 
 
@@ -35,8 +39,6 @@ def report_status_for(report, user):
         checked = "Checked by the engine, w" if report.status == "checked" else "W"
         if report.reported_by_id != user.pk:
             return f"{checked}aiting for your confirmation"
-        from tournaments import trust
-
         opponent = trust.opponent_of_reporter(report)
         if opponent is not None:
             return f"{checked}aiting for {opponent.name}'s confirmation"
@@ -46,16 +48,12 @@ def report_status_for(report, user):
 @register.filter
 def claim_words(report):
     """What a report claims, in words: "Ada wins by Shackle", "Ben forfeits", "Stalemate"."""
-    from tournaments.results.agreement import report_claim_text
-
     return report_claim_text(report)
 
 
 @register.filter
 def reporter_name(report):
     """Who made a report as the players know them (`reporting.reporter_name`)."""
-    from tournaments.results import reporting
-
     return reporting.reporter_name(report)
 
 
@@ -63,8 +61,6 @@ def _verdict_sides(report):
     """{"p1": name, "p2": name} of the report's replay, the battle's generals where the log ties
     them (R92), else "Player-1" and "Player-2"."""
     import json
-
-    from tournaments.results.agreement import map_generals
 
     sides = {"p1": "Player-1", "p2": "Player-2"}
     try:

@@ -14,7 +14,14 @@ from tournaments.eventday.replay_steps import battle_side_names, viewer_document
 from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, Report, Season
 from tournaments.results import arranged, confirmation, reporting
-from tournaments.web.forms import ArrangedBattleForm, DisputeForm, ReportForm, ResultForm, show_refusal
+from tournaments.web.forms import (
+    ArrangedBattleForm,
+    DisputeForm,
+    ReportForm,
+    ResultForm,
+    show_disqualification_offer,
+    show_refusal,
+)
 from tournaments.web.live import changed_under
 
 
@@ -112,9 +119,7 @@ def battle_result(request, pk):
             show_refusal(form, error)
         else:
             messages.success(request, "The result is recorded.")
-            if recorded.offer_disqualification:
-                messages.warning(request, f"{recorded.offer_disqualification.name} has reached the forfeit limit: "
-                                          "you may disqualify them on the event's organizer page.")
+            show_disqualification_offer(request, recorded.offer_disqualification)
             return redirect("battle-detail", pk=battle.pk)
     return battle_detail(request, pk, result_form=form)
 
@@ -132,10 +137,8 @@ def report_answer(request, pk):
         elif request.POST.get("answer") == "confirm":
             report = reporting.confirm_report(report, user=request.user)
             messages.success(request, "Confirmed: the result counts in the standings.")
-            offer = report.recorded.offer_disqualification
-            if offer is not None and trust.may_organize(request.user, report.battle.event):
-                messages.warning(request, f"{offer.name} has reached the forfeit limit: you may disqualify them "
-                                          "on the event's organizer page (R68).")
+            if trust.may_organize(request.user, report.battle.event):
+                show_disqualification_offer(request, report.recorded.offer_disqualification)
         else:
             form = DisputeForm(request.POST)
             if not form.is_valid():

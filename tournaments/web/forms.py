@@ -1,6 +1,7 @@
 """Forms of the organizer and player pages. They check the shape of what was typed; the rules are
 checked by the services, whose refusals are shown on the field they concern."""
 from django import forms
+from django.contrib import messages
 
 from tournaments.models import VARIANT_CHOICES, Battle, Disqualification, Event
 from tournaments.timezones import default_time_zone, validate_time_zone, zone_names
@@ -24,6 +25,13 @@ def show_refusal(form, error):
     """Puts a service's refusal on the field it names (or on the whole form)."""
     field = getattr(error, "field", None)
     form.add_error(field if field in form.fields else None, str(error))
+
+
+def show_disqualification_offer(request, general):
+    """R68: a general's forfeits reached the event's limit; disqualification is offered, not applied."""
+    if general is not None:
+        messages.warning(request, f"{general.name} has reached the forfeit limit (R68): you may disqualify them "
+                                  "on the event's organizer page.")
 
 
 class EventForm(forms.Form):

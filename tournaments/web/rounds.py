@@ -9,7 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from tournaments.domain import DomainError
 from tournaments.eventday import round_desk
 from tournaments.models import Battle, Report
-from tournaments.web.forms import ResultForm, show_refusal
+from tournaments.web.forms import ResultForm, show_disqualification_offer, show_refusal
 from tournaments.web.live import changed_under
 from tournaments.web.organizer import organizer_event
 from tournaments.web.printouts import round_selection
@@ -62,7 +62,7 @@ def _act(request, event):
             recorded = accept(report, user=request.user)
             messages.success(request, f"Counted: {recorded.battle.general_a.name} v {recorded.battle.general_b.name}, "
                                       f"{recorded.battle.outcome_text()}.")
-            _offer(request, recorded)
+            show_disqualification_offer(request, recorded.offer_disqualification)
             return _back(request, event)
         if action != "record":
             messages.error(request, "Unknown step.")
@@ -85,7 +85,7 @@ def _act(request, event):
         else:
             messages.success(request, f"Counted: {battle.general_a.name} v {battle.general_b.name}, "
                                       f"{recorded.battle.outcome_text()}.")
-            _offer(request, recorded)
+            show_disqualification_offer(request, recorded.offer_disqualification)
             return _back(request, event)
     return _render(request, event, bound=form)
 
@@ -95,9 +95,3 @@ def _pk(request, name):
     if not value.isdigit():
         raise Http404(f"No such {name}.")
     return int(value)
-
-
-def _offer(request, recorded):
-    if recorded.offer_disqualification:
-        messages.warning(request, f"{recorded.offer_disqualification.name} has reached the forfeit limit (R68): you "
-                                  "may disqualify them on the organizer page.")
