@@ -20,6 +20,10 @@ VARIANT_CHOICES = [
 VARIANT_KEYS = [key for key, _ in VARIANT_CHOICES]
 
 
+def new_signup_code():
+    return secrets.token_urlsafe(12)
+
+
 def name_key(name):
     """Names compared ignoring case and spaces: "goran  golub" is "Goran Golub"."""
     return "".join(str(name).split()).casefold()
@@ -121,6 +125,11 @@ class Event(models.Model):
     group_method = models.CharField(max_length=10, blank=True, default="")
     victor = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     published = models.BooleanField(default=True)
+    rated = models.BooleanField(
+        default=False, help_text="Its counted battles enter the players' Glicko-2 ratings (R98); chosen before "
+                                 "the event starts.")
+    approve_registrations = models.BooleanField(
+        default=False, help_text="Each player's registration waits for an organizer's approval.")
     starts_on = models.DateField(null=True, blank=True)
     ends_on = models.DateField(null=True, blank=True, help_text="Last day; empty: a one-day event (or a league "
                                                                  "without an end).")
@@ -180,6 +189,8 @@ class Event(models.Model):
 class Registration(models.Model):
     class Status(models.TextChoices):
         ACTIVE = "active", "Registered"
+        PENDING = "pending", "Awaiting the organizers' approval"
+        REFUSED = "refused", "Refused by the organizers"
         ELIMINATED = "eliminated", "Eliminated"
         WITHDRAWN = "withdrawn", "Withdrawn"
 
@@ -594,3 +605,62 @@ class IdempotentRequest(models.Model):
 
     def __str__(self):
         return f"{self.endpoint} ({self.key})"
+
+
+class RatingPoint(models.Model):
+    """A general's Glicko-2 rating after one rating period in which they played (R98). Never edited:
+    `tournaments.ratings` rewrites the whole table from the counted battles, so it always follows
+    from the record."""
+
+    general = models.ForeignKey(General, on_delete=models.CASCADE, related_name="rating_points")
+    period = models.DateField(help_text="First day (Monday) of the rating period, an ISO week.")
+    rating = models.FloatField()
+    deviation = models.FloatField()
+    volatility = models.FloatField()
+    battles = models.PositiveIntegerField(help_text="Rated battles of the period.")
+    score = models.FloatField(help_text="Points scored in the period: 1 a Victory, 0.5 a Stalemate or Resolve.")
+
+    class Meta:
+        ordering = ["general", "period"]
+        constraints = [models.UniqueConstraint(fields=["general", "period"], name="rating_point_once_per_period")]
+
+    def __str__(self):
+        return f"{self.general}: {self.rating:.0f} ({self.period})"
+
+
+class SiteAccess(models.Model):
+    """Who may open an account, as the site's staff set it in the admin. One row; without it the
+    `OPP_SIGNUP` setting decides."""
+
+    class Signup(models.TextChoices):
+        OPEN = "open", "Anyone may sign up"
+        INVITE = "invite", "Only with an invitation code"
+        CLOSED = "closed", "Closed: staff create accounts"
+
+    signup = models.CharField(max_length=10, choices=Signup.choices, default=Signup.OPEN)
+    changed_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = verbose_name_plural = "site access"
+
+    def __str__(self):
+        return self.get_signup_display()
+
+
+class SignupInvitation(models.Model):
+    """A one-use code with which someone may sign up while sign-up is invite-only."""
+
+    code = models.CharField(max_length=40, unique=True, default=new_signup_code, editable=False)
+    note = models.CharField(max_length=120, blank=True, default="", help_text="For whom, e.g. a club's name.")
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="+")
+    used_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self):
+        return f"{self.code} ({'used' if self.used_at else 'open'})"
