@@ -91,6 +91,8 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "csp",
     "axes",
+    "allauth",
+    "allauth.account",  # sign-up, sign-in by username or email, email verification, reset (no social accounts)
     "opp",
     "tournaments",
 ]
@@ -105,6 +107,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "opp.middleware.LostRaceMiddleware",  # a lost race (unique constraint, deadlock) is 409, never 500
     "tournaments.accounts.SignInAddressLimitMiddleware",  # failed sign-ins per address, any usernames
@@ -135,6 +138,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "tournaments.accounts.signup.header_links",  # "Sign up" in the header unless sign-up is closed
             ],
         },
     },
@@ -151,7 +155,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses a locked-out username and address at once
-    "django.contrib.auth.backends.ModelBackend",
+    "django.contrib.auth.backends.ModelBackend",  # the admin's sign-in and the API's token, by username
+    "allauth.account.auth_backends.AuthenticationBackend",  # the site's sign-in, by username or email
 ]
 # Lockout (django-axes): 5 wrong passwords for one username from one address lock that pair out for
 # 15 minutes (a stranger cannot lock a player out from elsewhere); a successful sign-in starts afresh.
@@ -161,6 +166,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "tournaments.api.auth.lockout_response"
 AXES_CLIENT_IP_CALLABLE = "opp.limits.client_ip"
+# allauth's form sends `login` (a username or an email); one account's failures count under its username
+# whichever it was given (tournaments/accounts/protection.py).
+AXES_USERNAME_FORM_FIELD = "login"
+AXES_USERNAME_CALLABLE = "tournaments.accounts.lockout_username"
 AXES_DISABLE_ACCESS_LOG = True  # only failures are kept
 # Failed sign-ins from one client address whatever the usernames (tournaments/accounts.py): after this many
 # within AXES_COOLOFF_TIME, sign-ins from that address are answered 429 until the window ends. Higher than
@@ -170,6 +179,40 @@ OPP_SIGNIN_FAILURES_PER_ADDRESS = env_int("OPP_SIGNIN_FAILURES_PER_ADDRESS", 30)
 # sent one), and password-reset requests an hour from one client address (429).
 OPP_PASSWORD_RESETS_PER_EMAIL = env_int("OPP_PASSWORD_RESETS_PER_EMAIL", 3)
 OPP_PASSWORD_RESETS_PER_ADDRESS = env_int("OPP_PASSWORD_RESETS_PER_ADDRESS", 10)
+
+# Accounts (django-allauth, tournaments/accounts/): who may sign up, unless staff set it in the admin
+# (Site access): open, invite (a one-use code from the admin) or closed (staff create accounts).
+OPP_SIGNUP = os.environ.get("OPP_SIGNUP", "").strip().lower() or "open"
+if OPP_SIGNUP not in {"open", "invite", "closed"}:
+    raise ImproperlyConfigured(f"OPP_SIGNUP must be open, invite or closed, not {OPP_SIGNUP!r}.")
+ACCOUNT_ADAPTER = "tournaments.accounts.adapter.AccountAdapter"
+ACCOUNT_FORMS = {"login": "tournaments.accounts.forms.SiteLoginForm",
+                 "signup": "tournaments.accounts.forms.SiteSignupForm"}
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"  # an account that signed up signs in once its address is verified
+ACCOUNT_CONFIRM_EMAIL_ON_GET = False  # the link opens a page with a button: mail scanners opening links confirm nothing
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True  # one address at a time: a new one replaces the old once verified
+ACCOUNT_EMAIL_NOTIFICATIONS = True  # a mail to the account when its password or address changes
+# Sign-up and reset answer alike whether or not an address has an account (a mail tells its owner).
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_SESSION_REMEMBER = True
+ACCOUNT_LOGOUT_ON_GET = False  # signing out is a POST (the header's button), never a link a page can trigger
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "WARLINE Organized Play: "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = "http" if DEBUG else "https"
+# allauth's own limits (count in the cache, like the throttles). Failed sign-ins are left to django-axes and
+# the per-address limit above, and reset requests to OPP_PASSWORD_RESETS_* (tournaments/accounts/views.py).
+ACCOUNT_RATE_LIMITS = {
+    "signup": "20/h/ip",  # a venue shares one address: twenty players an hour may sign up from it
+    "confirm_email": "1/3m/key",  # a new verification mail to one address at most every 3 minutes
+    "manage_email": "5/h/user",  # adding or changing an address sends a mail to it
+    "change_password": "5/m/user",
+    "reset_password_from_key": "20/m/ip",
+    "login_failed": None,
+    "reset_password": None,
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -195,7 +238,7 @@ STORAGES = {
     },
 }
 
-LOGIN_URL = "login"
+LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 

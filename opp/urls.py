@@ -7,15 +7,19 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from opp.views import healthz
-from tournaments.accounts import LimitedPasswordResetView
+from tournaments.accounts.views import LimitedPasswordResetView, SignupView
 from tournaments.api.auth import TokenView
+from tournaments.web import account_settings
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
-    # Before Django's own: the password reset with its limits (tournaments/accounts.py).
-    path("accounts/password_reset/", LimitedPasswordResetView.as_view(), name="password_reset"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    # Accounts are django-allauth's; two of its views at their own addresses and names, before it, with this
+    # site's rules (tournaments/accounts/views.py): the sign-up's invitation, the reset's limits.
+    path("accounts/signup/", SignupView.as_view(), name="account_signup"),
+    path("accounts/password/reset/", LimitedPasswordResetView.as_view(), name="account_reset_password"),
+    path("accounts/", include("allauth.account.urls")),
+    path("my/account/delete/", account_settings.delete_account, name="my-account-delete"),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
@@ -41,5 +45,6 @@ if os.environ.get("OPP_BENCH_BASELINE") == "1":
     urlpatterns.insert(0, path("bench/constant", bench_constant))
 
 handler400 = "opp.views.bad_request"
+handler429 = "tournaments.accounts.views.too_many_requests"  # allauth's rate limits (ACCOUNT_RATE_LIMITS)
 handler404 = "opp.views.not_found"
 handler500 = "opp.views.server_error"

@@ -163,3 +163,32 @@ class NotificationSettingsAdmin(ReadOnlyAdmin):
     """Each user chooses on /my/notifications/; staff only look."""
 
     list_display = ("user", "confirmations", "disputes", "verdicts", "pairings")
+
+
+@admin.register(models.SiteAccess)
+class SiteAccessAdmin(admin.ModelAdmin):
+    """Who may open an account: open, invite-only or closed. One row; without it the `OPP_SIGNUP` setting
+    decides (tournaments/accounts/signup.py)."""
+
+    list_display = ("signup", "changed_at")
+
+    def has_add_permission(self, request):
+        return not models.SiteAccess.objects.exists()
+
+
+@admin.register(models.SignupInvitation)
+class SignupInvitationAdmin(admin.ModelAdmin):
+    """One-use codes for invite-only sign-up: hand out the code or the link /accounts/signup/?invite=CODE.
+    Who used one is recorded by the sign-up; staff only add them (with a note) or delete unused ones."""
+
+    list_display = ("code", "note", "created_by", "created_at", "used_by", "used_at")
+    search_fields = ("code", "note", "used_by__username")
+    readonly_fields = ("code", "created_by", "created_at", "used_by", "used_at")
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            obj.created_by = request.user
+        super().save_model(request, obj, form, change)
+
+    def has_delete_permission(self, request, obj=None):
+        return obj is None or obj.used_at is None

@@ -11,6 +11,7 @@ keep a confirmation window of 30 days (the longest allowed) instead of the defau
 days): the waiting reports and their countdowns stay to be seen. The players registered themselves
 (their consent); everyone signs in with the password below.
 """
+from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
 from tournaments.events import services
@@ -118,7 +119,7 @@ def load_demo():
         return existing
     organizer = _user("organizer", staff=True)
     generals = _generals()
-    event = services.create_event(name="Demo Spring Qualifier", slug=DEMO_EVENT_SLUG, actor=organizer,
+    event = services.create_event(name="Demo Spring Qualifier", slug=DEMO_EVENT_SLUG, actor=organizer, rated=True,
                                   confirmation_minutes=DEMO_CONFIRMATION_MINUTES, venue="The Keep, Hall 2", time_zone="Europe/Berlin",
                                   description="Eight generals, two qualifying groups of four, then the final "
                                               "group: a one-day qualifier with the Core Rules.")
@@ -130,7 +131,7 @@ def load_demo():
     _report_with_replays(event)
 
     league = services.create_event(name="Demo Winter League", slug=DEMO_LEAGUE_SLUG, kind=Event.Kind.LEAGUE,
-                                   confirmation_minutes=DEMO_CONFIRMATION_MINUTES,
+                                   confirmation_minutes=DEMO_CONFIRMATION_MINUTES, rated=True,
                                    actor=organizer, time_zone="Europe/Berlin",
                                    description="Battles arranged between members all winter; a season's "
                                                "standings crown its champion.")
@@ -149,5 +150,8 @@ def load_demo():
     for user in get_user_model().objects.filter(username__in=["organizer", *(name for name, _ in PLAYERS)]):
         user.email = f"{user.username}@demo.warline.invalid"
         user.save(update_fields=["email"])
+        # Recorded as verified, as a confirmed sign-up's would be: the demo logins sign in by username or email.
+        EmailAddress.objects.update_or_create(user=user, email=user.email,
+                                              defaults={"verified": True, "primary": True})
     event.refresh_from_db()
     return event

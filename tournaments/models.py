@@ -45,6 +45,9 @@ class General(models.Model):
                                 on_delete=models.SET_NULL, related_name="general")
     external_id = models.CharField(max_length=60, blank=True, default="",
                                    help_text="e.g. a league membership number")
+    player_left_at = models.DateTimeField(
+        null=True, blank=True, editable=False,
+        help_text="When its player deleted their account: the record stays, nobody can claim or enter it again.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -198,6 +201,9 @@ class Registration(models.Model):
     general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="registrations")
     number = models.PositiveIntegerField(help_text="Order of registration, 1 first.")
     seed = models.PositiveIntegerField(null=True, blank=True, help_text="Organizer's seeding, 1 best.")
+    seed_rating = models.FloatField(null=True, blank=True,
+                                    help_text="The rating the general was seeded by when groups were formed by "
+                                              "rating (empty: unrated, or not seeded by rating).")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
     status_reason = models.TextField(blank=True, default="")
     registered_at = models.DateTimeField(auto_now_add=True)
@@ -321,6 +327,9 @@ class Battle(models.Model):
     respect_shown = models.BooleanField(null=True, blank=True,
                                         help_text="General Respect shown before the battle.")
     decided_at = models.DateTimeField(null=True, blank=True)
+    first_decided_at = models.DateTimeField(
+        null=True, blank=True, help_text="When a result first counted; a correction keeps it (R98: the battle's "
+                                         "rating week stays the week it was played).")
 
     class Meta:
         ordering = ["event", "group", "season", "playoff", "round", "number"]

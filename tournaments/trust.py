@@ -174,8 +174,9 @@ def may_manage_general(user, general):
     """R96: an unclaimed general belongs to the events that registered it. Its claim code is shown or
     renewed, and it is renamed, only by the organizers of those events (a general registered nowhere
     yet: by the organizer who created it), and only while it is unclaimed; site staff too. Stops a
-    rival organizer from reading another event's walk-in's code and claiming it with a second account."""
-    if general.user_id is not None or not _signed_in(user):
+    rival organizer from reading another event's walk-in's code and claiming it with a second account.
+    A general whose player deleted their account is nobody's to hand out again (`player_left_at`)."""
+    if general.user_id is not None or general.player_left_at is not None or not _signed_in(user):
         return False
     if user.is_staff or user.is_superuser:
         return True
@@ -188,8 +189,9 @@ def may_register_unclaimed(user, general, event):
     """R96: an unclaimed general enters another event only by an organizer of an event it already
     plays in (it is registered there); one registered nowhere yet by any organizer of `event` unless
     another organizer created it. Stops a rival organizer from entering another event's walk-in into a
-    hidden event of their own (where its code would be theirs to read)."""
-    if general.user_id is not None or not may_organize(user, event):
+    hidden event of their own (where its code would be theirs to read). Nor is a general whose player
+    left entered anywhere again."""
+    if general.user_id is not None or general.player_left_at is not None or not may_organize(user, event):
         return False
     if user.is_staff or user.is_superuser:
         return True

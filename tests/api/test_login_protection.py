@@ -50,11 +50,11 @@ def test_repeated_wrong_passwords_lock_the_token_endpoint_for_that_username_and_
 
 def test_repeated_wrong_passwords_lock_the_login_form_with_a_clear_message(olga, client, settings):
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        wrong = client.post("/accounts/login/", {"username": "olga", "password": "guess"})
-        assert wrong.status_code == 200 and b"correct username and password" in wrong.content
-    locked = client.post("/accounts/login/", {"username": "olga", "password": "guess"})
+        wrong = client.post("/accounts/login/", {"login": "olga", "password": "guess"})
+        assert wrong.status_code == 200 and b"username and/or password you specified are not correct" in wrong.content
+    locked = client.post("/accounts/login/", {"login": "olga", "password": "guess"})
     assert locked.status_code == 429
-    again = client.post("/accounts/login/", {"username": "olga", "password": "right-password"})
+    again = client.post("/accounts/login/", {"login": "olga", "password": "right-password"})
     assert again.status_code == 429
     assert b"Too many failed sign-ins for this username from your address" in again.content
     assert b"locked for 15 minutes" in again.content
@@ -63,8 +63,8 @@ def test_repeated_wrong_passwords_lock_the_login_form_with_a_clear_message(olga,
 
 def test_a_successful_sign_in_forgets_earlier_failures(olga, client, settings):
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        client.post("/accounts/login/", {"username": "olga", "password": "guess"})
-    assert client.post("/accounts/login/", {"username": "olga", "password": "right-password"}).status_code == 302
+        client.post("/accounts/login/", {"login": "olga", "password": "guess"})
+    assert client.post("/accounts/login/", {"login": "olga", "password": "right-password"}).status_code == 302
     client.logout()
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
-        assert client.post("/accounts/login/", {"username": "olga", "password": "guess"}).status_code == 200
+        assert client.post("/accounts/login/", {"login": "olga", "password": "guess"}).status_code == 200

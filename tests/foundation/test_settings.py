@@ -70,3 +70,13 @@ def test_celery_beat_runs_both_sweeps_and_each_names_a_registered_task():
     scheduled = {entry["task"] for entry in app.conf.beat_schedule.values()}
     assert scheduled == {"tournaments.send_waiting_adjudications", "tournaments.confirm_expired_reports"}
     assert scheduled <= set(app.tasks)
+
+
+def test_sign_up_is_open_by_default_and_an_unknown_mode_is_refused_with_its_name():
+    code = "from django.conf import settings; print(settings.OPP_SIGNUP, settings.LOGIN_URL)"
+    default = manage("shell", "-v", "0", "-c", code, env={"DEBUG": "true"})
+    assert default.stdout.split() == ["open", "account_login"], default.stderr
+    chosen = manage("shell", "-v", "0", "-c", code, env={"DEBUG": "true", "OPP_SIGNUP": "Invite"})
+    assert chosen.stdout.split()[0] == "invite"
+    wrong = manage("check", env={"DEBUG": "true", "OPP_SIGNUP": "sometimes"})
+    assert wrong.returncode != 0 and "OPP_SIGNUP must be open, invite or closed" in wrong.stderr

@@ -126,7 +126,7 @@ def test_reports_made_while_redis_is_down_are_saved_and_adjudicated_after(event_
     c, d = page_battle.general_a, page_battle.general_b
     page = httpx.Client(base_url=base, timeout=30)
     page.get("/accounts/login/")
-    signed_in = page.post("/accounts/login/", data={"username": c.user.username, "password": "pw",
+    signed_in = page.post("/accounts/login/", data={"login": c.user.username, "password": "pw",
                                                     "csrfmiddlewaretoken": page.cookies["csrftoken"]})
     assert signed_in.status_code == 302, signed_in.text[:500]
     form = page.get(f"/battles/{page_battle.pk}/")

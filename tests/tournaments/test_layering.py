@@ -22,6 +22,7 @@ LAYERS = (
     ("who may act, the audit trail, the lock order, accounts",
      ("tournaments.trust", "tournaments.audit", "tournaments.locks", "tournaments.accounts")),
     ("standings", ("tournaments.standings",)),
+    ("ratings and player records", ("tournaments.ratings", "tournaments.profiles")),
     ("league seasons", ("tournaments.leagues",)),
     ("events", ("tournaments.events",)),
     ("results", ("tournaments.results",)),

@@ -37,7 +37,7 @@ def browser(monkeypatch):
 
 def sign_in(page, base, username):
     page.goto(f"{base}/accounts/login/")
-    page.fill("input[name=username]", username)
+    page.fill("input[name=login]", username)
     page.fill("input[name=password]", "pw")
     page.click("button[type=submit]")
 

@@ -98,6 +98,9 @@ def demo_pages():
             (f"/events/{slug}/print/slips/", []),
             (f"/events/{slug}/export/", []),
             ("/accounts/login/", []),
+            ("/accounts/signup/", []),
+            ("/accounts/password/reset/", []),
+            ("/accounts/password/reset/done/", []),
         ]),
         (player.user.username, [  # the general who must confirm the waiting report; a league member too
             ("/my/battles/", [("table.battles", "Result"), ("table.battles", "Report")]),
@@ -106,6 +109,9 @@ def demo_pages():
             (f"/events/{league}/report/", []),
             ("/claim/", []),
             ("/my/notifications/", []),
+            ("/accounts/email/", []),
+            ("/accounts/password/change/", []),
+            ("/my/account/delete/", []),
         ]),
         ("newcomer", [("/claim/", []), ("/my/battles/", [])]),
         ("organizer", [
@@ -138,7 +144,7 @@ async def visit(browser, base, who, pages, problems):
         f"{response.status} {response.url.removeprefix(base)}"))
     if who:
         await page.goto(f"{base}/accounts/login/")
-        await page.fill("input[name=username]", who)
+        await page.fill("input[name=login]", who)
         await page.fill("input[name=password]", DEMO_PASSWORD)
         await page.click("button[type=submit]")
         await page.wait_for_load_state()

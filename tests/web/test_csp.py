@@ -26,8 +26,8 @@ def directives(header):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("url", ["/", "/accounts/login/", "/api/docs/", "/api/redoc/", "/api/v1/events/",
-                                 "/admin/login/"])
+@pytest.mark.parametrize("url", ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/",
+                                 "/api/docs/", "/api/redoc/", "/api/v1/events/", "/admin/login/"])
 def test_every_page_is_served_with_a_policy_that_runs_only_this_sites_scripts(client, url):
     response = client.get(url)
     assert response.status_code == 200

@@ -171,7 +171,7 @@ def signed_in_page(browser, live_server, user, **context_options):
     """A page in its own browser context, signed in as `user` (replays are shown to the battle's generals)."""
     page = browser.new_context(**context_options).new_page()
     page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=username]", user.username)
+    page.fill("input[name=login]", user.username)
     page.fill("input[name=password]", "pw")
     page.click("button[type=submit]")
     page.wait_for_load_state()

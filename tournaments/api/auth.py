@@ -2,14 +2,16 @@
 (`API_THROTTLE_LOGIN` per client address, counted in the cache, which degrades to process memory
 when Redis is down) and shares the login form's lockout (django-axes: after `AXES_FAILURE_LIMIT`
 wrong passwords for one username from one address, that pair is locked out for `AXES_COOLOFF_TIME`), and
-the per-address limit on failed sign-ins whatever the usernames (tournaments/accounts.py). `DELETE` on the
-same address revokes the caller's tokens."""
+the per-address limit on failed sign-ins whatever the usernames (tournaments/accounts/). A token goes only to
+an account whose sign-in on the site would succeed: one that signed up and has not verified its email is
+told to verify it first (403). `DELETE` on the same address revokes the caller's tokens."""
 from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import ValidationError
 from rest_framework.parsers import FormParser
@@ -18,6 +20,7 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from tournaments.accounts import revoke_api_tokens
+from tournaments.accounts.signup import VERIFY_EMAIL_FIRST, needs_email_verification
 from tournaments.api.parsers import JSONParser
 
 
@@ -60,7 +63,14 @@ class TokenView(ObtainAuthToken):
         auth=[], tags=["auth"])
     def post(self, request, *args, **kwargs):
         try:
-            return super().post(request, *args, **kwargs)
+            serializer = self.get_serializer(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            user = serializer.validated_data["user"]
+            if needs_email_verification(user):
+                return Response({"detail": VERIFY_EMAIL_FIRST, "code": "email_not_verified"},
+                                status=status.HTTP_403_FORBIDDEN)
+            token, _ = Token.objects.get_or_create(user=user)
+            return Response({"token": token.key})
         except (ValidationError, AxesBackendPermissionDenied):
             # django-axes marks the request when this failure locks the pair out, or it was locked already.
             if getattr(request, "axes_locked_out", False):

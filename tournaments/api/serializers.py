@@ -8,6 +8,7 @@ from tournaments import models, trust
 from tournaments.domain import TIEBREAKERS, opp_awards
 from tournaments.events.services import GROUP_METHODS
 from tournaments.leagues.seasons import waiting_for
+from tournaments.ratings import queries as ratings
 from tournaments.results.recording import forfeit_offer
 from tournaments.standings.tables import battle_result
 
@@ -25,15 +26,43 @@ class GeneralSerializer(serializers.ModelSerializer):
         help_text="The one-use code the player claims this general with; shown to the organizers who "
                   "hand it out, while the general is unclaimed.")
 
+    rating = serializers.SerializerMethodField(
+        help_text="Glicko-2 rating over the rated events' battles (R98); null before the first rated battle.")
+    deviation = serializers.SerializerMethodField(
+        help_text="Rating deviation, grown for the weeks without a rated battle: the strength is within two "
+                  "deviations of the rating about 95% of the time.")
+    provisional = serializers.SerializerMethodField(
+        help_text=f"Whether the rating is provisional: deviation above {ratings.PROVISIONAL_DEVIATION:g}.")
+
     class Meta:
         model = models.General
-        fields = ["id", "name", "external_id", "claimed", "claim_code"]
+        fields = ["id", "name", "external_id", "claimed", "claim_code", "rating", "deviation", "provisional"]
         read_only_fields = ["external_id"]
 
     def get_claim_code(self, general) -> str | None:
         request = self.context.get("request")
         user = getattr(request, "user", None)
         return general.claim_code or None if user is not None and trust.may_see_claim_code(user, general) else None
+
+    def current_rating(self, general):
+        """Read once per general: from the list's annotations (`ratings.with_ratings`), else one query."""
+        known = self.__dict__.setdefault("known_ratings", {})
+        if general.pk not in known:
+            annotated = hasattr(general, "rating_period")
+            known[general.pk] = ratings.current_of(general) if annotated else ratings.rating_of(general)
+        return known[general.pk]
+
+    def get_rating(self, general) -> float | None:
+        current = self.current_rating(general)
+        return round(current.rating, 2) if current else None
+
+    def get_deviation(self, general) -> float | None:
+        current = self.current_rating(general)
+        return round(current.deviation_now, 2) if current else None
+
+    def get_provisional(self, general) -> bool | None:
+        current = self.current_rating(general)
+        return current.provisional if current else None
 
 
 class GeneralMatchSerializer(serializers.Serializer):
@@ -77,7 +106,7 @@ class EventSerializer(serializers.ModelSerializer):
                   "board_height", "forfeit_award_opp",
                   "forfeit_counts_as_victory", "forfeits_to_disqualify", "confirmation_minutes",
                   "pair_battles_per_season", "group_method", "group_seed", "victor", "organizers", "owner", "published",
-                  "starts_on", "ends_on", "venue", "description", "time_zone", "created_at", "updated_at"]
+                  "approve_registrations", "rated", "starts_on", "ends_on", "venue", "description", "time_zone", "created_at", "updated_at"]
         read_only_fields = ["state", "status", "group_method", "group_seed", "victor", "organizers", "owner",
                             "created_at", "updated_at"]
         extra_kwargs = {"slug": {"required": True}}
@@ -122,7 +151,7 @@ class EventSerializer(serializers.ModelSerializer):
 
 REPORTED_KINDS = ["victory", "stalemate", "resolve", "forfeit"]
 RULE_FIELDS = ("variants", "battalion_count", "forfeit_award_opp", "forfeit_counts_as_victory",
-               "forfeits_to_disqualify", "pair_battles_per_season", "board_width", "board_height")
+               "forfeits_to_disqualify", "pair_battles_per_season", "board_width", "board_height", "rated")
 
 
 class RegistrationSerializer(serializers.ModelSerializer):
@@ -159,6 +188,14 @@ class WithdrawInputSerializer(serializers.Serializer):
     general = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                  help_text="Organizers only; a player withdraws their own general.")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
+
+
+class RegistrationDecisionSerializer(serializers.Serializer):
+    general = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(),
+                                                 help_text="The general whose registration waits for approval.")
+    approve = serializers.BooleanField(help_text="true: registered now; false: refused with `reason`.")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=500,
+                                   help_text="Required to refuse: the sentence the player reads.")
 
 
 class InvitationSerializer(serializers.ModelSerializer):

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from tournaments.api import scoreboard, views
+from tournaments.api import ratings, scoreboard, views
 
 router = DefaultRouter()
 router.register("events", views.EventViewSet, basename="event")
@@ -16,4 +16,5 @@ router.register("organizer-invitations", views.OrganizerInvitationViewSet, basen
 scoreboard_action = views.EventViewSet.as_view({"get": "scoreboard"})
 urlpatterns = [path("events/<slug:slug>/scoreboard/", scoreboard.fast_poll(scoreboard_action), name="event-scoreboard-poll"),
                path("me/", views.MeView.as_view(), name="me"),
+               path("ratings/", ratings.RatingListView.as_view(), name="rating-list"),
                *router.urls]

@@ -18,6 +18,7 @@ from rest_framework.throttling import AnonRateThrottle
 from rest_framework.views import APIView
 
 from tournaments import notifications, trust
+from tournaments.api import profile_serializers as ps
 from tournaments.api import serializers as s
 from tournaments.api.idempotency import IdempotentPosts
 from tournaments.api.permissions import (
@@ -36,7 +37,19 @@ from tournaments.api.scoreboard import conditional_answer
 from tournaments.domain import DomainError
 from tournaments.events import membership, services
 from tournaments.leagues import seasons
-from tournaments.models import Battle, Event, General, Invitation, OrganizerInvitation, Report, Season
+from tournaments.models import (
+    Battle,
+    Event,
+    General,
+    Invitation,
+    OrganizerInvitation,
+    Registration,
+    Report,
+    Season,
+)
+from tournaments.profiles import directory as profile_directory
+from tournaments.profiles import records as profile_records
+from tournaments.ratings import queries as ratings
 from tournaments.results import arranged, confirmation, recording, replays, reporting
 from tournaments.standings import queries
 
@@ -116,6 +129,10 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
         event = self.get_object()
         if request.method == "GET":
             registrations = event.registrations.select_related("general")
+            if not trust.may_organize(request.user, event):  # the approval queue is the organizers' and the player's
+                me = trust.general_of(request.user)
+                registrations = registrations.exclude(
+                    Q(status__in=(Registration.Status.PENDING, Registration.Status.REFUSED)) & ~Q(general=me))
             return Response(s.RegistrationSerializer(registrations, many=True).data)
         payload = s.RegisterInputSerializer(data=request.data)
         payload.is_valid(raise_exception=True)
@@ -124,6 +141,21 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
             event, actor=request.user, general=data.get("general"), name=data.get("name"),
             create_new=data["create_new"], seed=data.get("seed"))
         return Response(s.RegistrationSerializer(registration).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=s.RegistrationDecisionSerializer, responses={200: s.RegistrationSerializer, **ERRORS})
+    @action(detail=True, methods=["post"], url_path="registrations/decision",
+            permission_classes=[IsAuthenticated, OrganizesEvent])
+    def decide_registration(self, request, slug=None):
+        """An organizer approves a registration waiting for approval (`status` `pending`, where the event
+        has `approve_registrations`) or refuses it with a sentence the player reads (`status_reason`).
+        A registration decided already is 409."""
+        event = self.get_object()
+        payload = s.RegistrationDecisionSerializer(data=request.data)
+        payload.is_valid(raise_exception=True)
+        data = payload.validated_data
+        registration = services.decide_registration(event, data["general"], actor=request.user,
+                                                    approve=data["approve"], reason=data["reason"])
+        return Response(s.RegistrationSerializer(registration).data)
 
     @extend_schema(request=s.JoinInputSerializer, responses={201: s.RegistrationSerializer, **ERRORS,
                                                              409: SAME_NAME})
@@ -542,14 +574,26 @@ class ReportViewSet(IdempotentPosts, mixins.RetrieveModelMixin, viewsets.Generic
                                                        **data))
 
 
+class GeneralFilter(filters.FilterSet):
+    search = filters.CharFilter(method="search_names", max_length=100, help_text=(
+        "Generals whose name contains this, ignoring case and spaces."))
+
+    class Meta:
+        model = General
+        fields = ["external_id", "search"]
+
+    def search_names(self, queryset, name, value):
+        return queryset & profile_directory.matching(value)
+
+
 class GeneralViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
                      mixins.UpdateModelMixin, viewsets.GenericViewSet):
     """Generals (players): one per user. Organizers add generals for players without an account;
     those stay unclaimed until the player claims them with the one-use code."""
 
     serializer_class = s.GeneralSerializer
-    queryset = General.objects.order_by("name", "id")
-    filterset_fields = ["external_id"]
+    queryset = ratings.with_ratings(General.objects.order_by("name", "id"))  # the rating fields in the same query
+    filterset_class = GeneralFilter
     permission_classes = [IsAuthenticatedOrReadOnly, AddsGenerals, RenamesGeneral]
     http_method_names = ["get", "post", "patch", "head", "options"]
 
@@ -595,6 +639,31 @@ class GeneralViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveMode
         """A new one-use claim code for an unclaimed general (its event's organizers, or staff)."""
         general = membership.renew_claim_code(self.get_object(), actor=request.user)
         return Response(self.get_serializer(general).data)
+
+    @extend_schema(request=None, responses={200: ps.ProfileSerializer, 404: ERROR})
+    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    def profile(self, request, pk=None):
+        """The general's record across events (battles, Victories by condition, Stalemates, Resolves,
+        forfeits, OPP and place per event) and recent battles, over the events the caller may see."""
+        general = self.get_object()
+        events = trust.visible_events(request.user)
+        profile = {"general": general, "record": profile_records.record(general, events),
+                   "recent_battles": profile_directory.recent_battles(general, events, viewer=request.user)}
+        return Response(ps.ProfileSerializer(profile).data)
+
+    @extend_schema(request=None, responses={200: ps.HeadToHeadSerializer, 400: ERROR, 404: ERROR})
+    @action(detail=True, methods=["get"], url_path=r"versus/(?P<other_id>[0-9]+)", filterset_class=None,
+            pagination_class=None)
+    def versus(self, request, pk=None, other_id=None):
+        """Head to head: both generals' Victories, Stalemates, Resolves and forfeits against each other and
+        their battles, in the events the caller may see."""
+        general = self.get_object()
+        other = get_object_or_404(General, pk=other_id)
+        if other.pk == general.pk:
+            raise DomainError("A general has no battles against themselves: give another general's id.",
+                              field="other_id")
+        head_to_head = profile_records.head_to_head(general, other, trust.visible_events(request.user))
+        return Response(ps.HeadToHeadSerializer(head_to_head).data)
 
 
 class InvitationViewSet(IdempotentPosts, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

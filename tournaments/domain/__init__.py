@@ -11,6 +11,7 @@ from tournaments.domain.partitions import (
     assign_snake,
     check_partition,
     possible_partitions,
+    rating_order,
     validate_manual,
 )
 from tournaments.domain.playoffs import PlayoffState, next_playoff_pairings
@@ -35,5 +36,5 @@ __all__ = [
     "BattleResult", "Conflict", "Decision", "DomainError", "ForfeitAward", "Kind", "Metric", "NotAllowed",
     "Outcome", "Pairing", "PlayoffState", "StandingRow", "assign_random", "assign_snake", "check_partition", "compute_standings",
     "decide_champion", "decide_place", "general_order", "next_playoff_pairings", "opp_awards", "possible_partitions", "round_robin",
-    "validate_manual",
+    "rating_order", "validate_manual",
 ]

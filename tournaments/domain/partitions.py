@@ -99,6 +99,17 @@ def assign_snake(seeded_keys: Sequence[str], group_count: int) -> list[list[str]
     return groups
 
 
+def rating_order(entries: Sequence[tuple[str, float | None]]) -> list[str]:
+    """Seed order by rating, best first, for `assign_snake`. `entries` are (key, rating or None) in
+    registration order. The stated rule for the unrated: every rated general is seeded above every
+    unrated one (a rating is evidence of strength, its absence is none); equal ratings and the unrated
+    keep registration order, so the order is the same however often it is computed."""
+    order = {key: position for position, (key, _) in enumerate(entries)}
+    rated = sorted((e for e in entries if e[1] is not None), key=lambda e: (-e[1], order[e[0]]))
+    unrated = [e for e in entries if e[1] is None]
+    return [key for key, _ in rated + unrated]
+
+
 def validate_manual(general_keys: Sequence[str], groups: Sequence[Sequence[str]]) -> None:
     """Refuses an organizer's own assignment unless every registered general is in exactly one group
     and the groups form a partition the rules allow (R25)."""

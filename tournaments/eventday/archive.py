@@ -47,6 +47,7 @@ from tournaments.models import (
     Season,
     SeasonMember,
 )
+from tournaments.ratings.tasks import schedule_recompute
 
 FORMAT = "warline-opp-event-archive"
 VERSION = 2
@@ -56,15 +57,18 @@ READABLE_VERSIONS = (1, 2)
 EVENT_FIELDS = ("name", "kind", "variants", "battalion_count", "forfeit_award_opp", "forfeit_counts_as_victory",
                 "forfeits_to_disqualify", "state", "group_seed", "group_method", "published", "starts_on", "venue")
 # Added later: written always, read when present (older archives have none of them).
-EVENT_OPTIONAL_FIELDS = ("ends_on", "description", "time_zone", "board_width", "board_height")
+EVENT_OPTIONAL_FIELDS = ("ends_on", "description", "time_zone", "board_width", "board_height", "rated",
+                         "approve_registrations")
 # Version 2: required there, a new event's defaults for a version 1 archive.
 EVENT_V2_FIELDS = ("confirmation_minutes", "pair_battles_per_season", "created_at", "updated_at")
 GENERAL_FIELDS = ("name", "external_id")
 REGISTRATION_FIELDS = ("number", "seed", "status", "status_reason", "registered_at")
+REGISTRATION_OPTIONAL_FIELDS = ("seed_rating",)
 SEASON_FIELDS = ("number", "name", "state")
 GROUP_FIELDS = ("stage", "index", "name")
 MEMBER_FIELDS = ("position",)
 BATTLE_FIELDS = ("round", "number", "playoff", "kind", "condition", "respect_shown", "decided_at")
+BATTLE_OPTIONAL_FIELDS = ("first_decided_at",)
 DISQUALIFICATION_FIELDS = ("reason", "details", "decided_at")
 AUDIT_FIELDS = ("at", "action", "subject", "before", "after", "reason")
 SEASON_MEMBER_FIELDS = ("joined_at",)
@@ -191,7 +195,8 @@ def build_archive(event):
                   "owner": users.of(event.owner_id),
                   "organizers": sorted(users.of(pk) for pk in event.organizers.values_list("pk", flat=True))},
         "generals": [{"ref": ref, **_fields(generals[pk], GENERAL_FIELDS)} for pk, ref in refs.items()],
-        "registrations": [{"general": refs[r.general_id], **_fields(r, REGISTRATION_FIELDS)}
+        "registrations": [{"general": refs[r.general_id], **_fields(r, REGISTRATION_FIELDS),
+                           **_fields(r, REGISTRATION_OPTIONAL_FIELDS)}
                           for r in event.registrations.order_by("number")],
         "seasons": [{"ref": season_ref(s), **_fields(s, SEASON_FIELDS), "champion": _ref(refs, s.champion_id),
                      "members": [{"general": refs[m.general_id], **_fields(m, SEASON_MEMBER_FIELDS)}
@@ -203,7 +208,7 @@ def build_archive(event):
                    for g in event.groups.order_by("-stage", "index")],
         "battles": [{"group": group_ref(b.group) if b.group_id else None,
                      "season": season_ref(b.season) if b.season_id else None,
-                     **_fields(b, BATTLE_FIELDS),
+                     **_fields(b, BATTLE_FIELDS), **_fields(b, BATTLE_OPTIONAL_FIELDS),
                      **{name: _ref(refs, getattr(b, f"{name}_id")) for name in BATTLE_GENERAL_FIELDS},
                      "reports": reports.get(b.pk, [])}
                     for b in event.battles.select_related("group", "season").order_by("pk")],
@@ -409,7 +414,9 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
     for index, record in enumerate(_list(archive, "registrations")):
         where = f"Registration {index + 1}"
         registrations.append(_checked(Registration(event=event, general=general(_need(record, "general", where), where),
-                                                   **_values(record, REGISTRATION_FIELDS, where)), where))
+                                                   **_values(record, REGISTRATION_FIELDS, where),
+                                                   **{name: record[name] for name in REGISTRATION_OPTIONAL_FIELDS
+                                                      if name in record}), where))
     _insert(Registration, registrations)
 
     seasons, season_members = {}, []
@@ -452,7 +459,8 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
         named = {name: general(_need(record, name, where), where, required=name in ("general_a", "general_b"))
                  for name in BATTLE_GENERAL_FIELDS}
         battle = Battle(event=event, group=groups.get(group_key), season=seasons.get(season_key), **named,
-                        **_values(record, BATTLE_FIELDS, where))
+                        **_values(record, BATTLE_FIELDS, where),
+                        **{name: record[name] for name in BATTLE_OPTIONAL_FIELDS if name in record})
         if battle.general_a == battle.general_b:
             raise ArchiveError(f"{where} names the same general twice.")
         _checked(battle, where, exclude=list(BATTLE_GENERAL_FIELDS)).save()
@@ -522,6 +530,8 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
     Event.objects.filter(pk=event.pk).update(victor=victor, **times)
     event.refresh_from_db()
     event.archive_warnings = accounts.warnings(event)
+    if event.rated:  # R98: its battles enter the ratings, each in its own week, after the import commits
+        schedule_recompute()
     return event
 
 

@@ -27,6 +27,7 @@ from tournaments.domain import (
     decide_place,
     next_playoff_pairings,
     possible_partitions,
+    rating_order,
     round_robin,
     validate_manual,
 )
@@ -41,9 +42,11 @@ from tournaments.models import (
     Invitation,
     Registration,
 )
+from tournaments.ratings import queries as ratings
+from tournaments.ratings.tasks import schedule_recompute
 from tournaments.standings import tables
 
-GROUP_METHODS = ("random", "seeded", "manual")
+GROUP_METHODS = ("random", "seeded", "rating", "manual")
 
 
 # --- audit -------------------------------------------------------------------------------------
@@ -107,7 +110,7 @@ def _rules_snapshot(event):
             "forfeit_counts_as_victory": event.forfeit_counts_as_victory,
             "forfeits_to_disqualify": event.forfeits_to_disqualify,
             "pair_battles_per_season": event.pair_battles_per_season,
-            "board_width": event.board_width, "board_height": event.board_height}
+            "board_width": event.board_width, "board_height": event.board_height, "rated": event.rated}
 
 
 def check_board_setting(values):
@@ -129,14 +132,15 @@ def _check_pair_limit_setting(value):
 @transaction.atomic
 def change_rules(event, *, actor=None, reason="", **changes):
     """Variants, battalion count and the forfeit award are fixed for the whole event once it starts
-    (seed: Organized Play; R22)."""
+    (seed: Organized Play; R22), and so is whether it is rated (R98: its players know before the
+    first battle whether it moves their ratings)."""
     event = locks.event(event)
     if actor is not None:
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if event.has_started:
-        raise Conflict(f"{event.name} has started: its Rules Variants and Modules, its forfeit award and its "
-                       "battles per pair (R111) cannot change any more (all battles of an event use what was "
-                       "elected at the outset).")
+        raise Conflict(f"{event.name} has started: its Rules Variants and Modules, its forfeit award, its "
+                       "battles per pair (R111) and whether it is rated (R98) cannot change any more (all battles "
+                       "of an event use what was elected at the outset).")
     _check_pair_limit_setting(changes.get("pair_battles_per_season"))
     check_board_setting(changes)
     before = _rules_snapshot(event)
@@ -155,7 +159,8 @@ def change_rules(event, *, actor=None, reason="", **changes):
 
 
 # What an organizer may change at any time, audited as "details changed" (the rules: `change_rules`).
-DETAIL_FIELDS = ("name", "description", "venue", "starts_on", "ends_on", "time_zone", "published")
+DETAIL_FIELDS = ("name", "description", "venue", "starts_on", "ends_on", "time_zone", "published",
+                 "approve_registrations")
 
 
 def event_details(event):
@@ -179,6 +184,8 @@ def change_details(event, *, actor, **details):
         text = {field: str(value) if value is not None else None for field, value in before.items()}
         audit.record(event, actor, "details changed", event.name, before={f: text[f] for f in changed},
                      after={f: str(after[f]) if after[f] is not None else None for f in changed})
+    if event.rated and {"published", "time_zone"} & set(changed):
+        schedule_recompute()  # R98: only published events are rated, each battle in its week in the event's zone
     return event
 
 
@@ -202,10 +209,20 @@ CONSENT = ("{name} belongs to a player: only they enter it into an event, by reg
            "accepting an invitation.")
 
 
+def needs_approval(event, general, actor):
+    """Whether a registration waits in the organizers' queue: the event asks for approval and the
+    player enters themselves, uninvited (an organizer's invitation or registration is their approval)."""
+    return (event.approve_registrations and actor is not None and general.user_id == actor.pk
+            and not trust.may_organize(actor, event)
+            and not event.invitations.filter(general=general, status=Invitation.Status.PENDING).exists())
+
+
 @transaction.atomic
 def register(event, general, *, actor=None, seed=None):
     """Enters a general: a claimed general only by its own player (their consent, R78); an
-    unclaimed one by an organizer. `actor=None` is the server's own use, for unclaimed generals."""
+    unclaimed one by an organizer. `actor=None` is the server's own use, for unclaimed generals.
+    Where the event asks for approval, a player's own entry waits as `pending` until an organizer
+    approves or refuses it (`decide_registration`)."""
     event = locks.event(event)
     trust.require(trust.may_enter(actor, general), CONSENT.format(name=general.name))
     if general.user_id is None and actor is not None:
@@ -220,18 +237,77 @@ def register(event, general, *, actor=None, seed=None):
         raise DomainError(f"{general.name} is already registered for {event.name}.", field="general")
     if event.disqualifications.filter(general=general).exists():
         raise Conflict(f"{general.name} was disqualified from {event.name} and cannot register again.")
+    pending = needs_approval(event, general, actor)
+    if pending and existing and existing.status == Registration.Status.PENDING:
+        raise Conflict(f"{general.name}'s registration for {event.name} waits for the organizers' approval "
+                       "already.")
+    if pending and existing and existing.status == Registration.Status.REFUSED:
+        raise Conflict(f"The organizers of {event.name} refused {general.name}'s registration: "
+                       f"{existing.status_reason} Ask them for an invitation if that has changed.")
+    status = Registration.Status.PENDING if pending else Registration.Status.ACTIVE
+    number = _next_number(event)
     if existing:
-        existing.status, existing.status_reason, existing.seed = Registration.Status.ACTIVE, "", seed
+        existing.status, existing.status_reason, existing.seed, existing.number = status, "", seed, number
         existing.save()
         registration = existing
     else:
-        number = (event.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
-        registration = Registration.objects.create(event=event, general=general, number=number, seed=seed)
+        registration = Registration.objects.create(event=event, general=general, number=number, seed=seed,
+                                                   status=status)
+    if pending:
+        audit.record(event, actor, "registration requested", general.name,
+                     after={"status": Registration.Status.PENDING}, reason="Waits for an organizer's approval.")
+        return registration
+    _entered(event, general, registration, actor)
+    return registration
+
+
+def _next_number(event):
+    return (event.registrations.aggregate(n=Max("number"))["n"] or 0) + 1
+
+
+def _entered(event, general, registration, actor, reason=""):
     event.invitations.filter(general=general, status=Invitation.Status.PENDING).update(
         status=Invitation.Status.ACCEPTED, answered_at=timezone.now())
     seasons.after_registered(event, general)
     audit.record(event, actor, "registered", general.name, after={"number": registration.number},
-                 reason="Registered by the player." if general.user_id and actor is not None else "")
+                 reason=reason or ("Registered by the player." if general.user_id and actor is not None else ""))
+
+
+def awaiting_approval(event):
+    """The organizers' queue: registrations waiting for approval, oldest first."""
+    return event.registrations.filter(status=Registration.Status.PENDING).select_related("general")
+
+
+@transaction.atomic
+def decide_registration(event, general, *, actor, approve, reason=""):
+    """An organizer approves a waiting registration (the general enters, numbered as registered now)
+    or refuses it with a sentence the player reads on the event's page. A decision already taken, by
+    this organizer or another at the same instant, is a conflict: the queue is re-read after the lock."""
+    event = locks.event(event)
+    trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
+    registration = event.registrations.filter(general=general).first()
+    if registration is None or registration.status != Registration.Status.PENDING:
+        now = registration.get_status_display().lower() if registration else "not registered"
+        raise Conflict(f"{general.name}'s registration does not wait for approval (it is {now}).")
+    reason = " ".join(str(reason or "").split())
+    if approve:
+        refusal = registration_refusal(event)
+        if refusal:
+            raise Conflict(refusal)
+        registration.status, registration.status_reason = Registration.Status.ACTIVE, ""
+        registration.number = _next_number(event)
+        registration.save()
+        _entered(event, general, registration, actor, reason=reason or "Approved by an organizer.")
+        return registration
+    if not reason:
+        raise DomainError("Say in a sentence why the registration is refused: the player reads it.",
+                          field="reason")
+    if len(reason) > 500:
+        raise DomainError("The reason is at most 500 characters.", field="reason")
+    registration.status, registration.status_reason = Registration.Status.REFUSED, reason
+    registration.save()
+    audit.record(event, actor, "registration refused", general.name, before={"status": "pending"},
+                 after={"status": "refused"}, reason=reason)
     return registration
 
 
@@ -249,13 +325,16 @@ def withdraw(event, general, *, actor=None, reason=""):
             refusal = (f"{general.name} is in a group of {event.name} already: record forfeits or a "
                        "disqualification instead of a withdrawal.")
         raise Conflict(refusal)
-    registration = event.registrations.filter(general=general, status=Registration.Status.ACTIVE).first()
+    registration = event.registrations.filter(
+        general=general, status__in=(Registration.Status.ACTIVE, Registration.Status.PENDING)).first()
     if registration is None:
         raise DomainError(f"{general.name} is not registered for {event.name}.", field="general")
-    seasons.before_withdrawal(event, general)
+    was = registration.status
+    if was == Registration.Status.ACTIVE:
+        seasons.before_withdrawal(event, general)
     registration.status, registration.status_reason = Registration.Status.WITHDRAWN, reason
     registration.save()
-    audit.record(event, actor, "withdrawn", general.name, before={"status": "active"},
+    audit.record(event, actor, "withdrawn", general.name, before={"status": was},
                  after={"status": "withdrawn"}, reason=reason or ("Withdrawn by the player." if own else ""))
 
 
@@ -281,6 +360,10 @@ def close_registration(event, *, actor=None):
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if event.state != Event.State.REGISTRATION:
         raise Conflict(f"Registration for {event.name} is closed already.")
+    waiting = awaiting_approval(event).count()
+    if waiting:
+        raise Conflict(f"{waiting} registration{'s wait' if waiting != 1 else ' waits'} for your approval: approve "
+                       "or refuse them before closing registration, so no player is left without an answer.")
     event.state = Event.State.REGISTRATION_CLOSED
     event.save()
     active = list(event.active_registrations())
@@ -306,6 +389,7 @@ class GroupPlan:
     method: str
     seed: int | None
     groups: list  # list of lists of General, in group order
+    seed_ratings: dict | None = None  # method "rating": general key -> (seed, rating or None)
 
 
 def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
@@ -332,6 +416,14 @@ def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
         ordered = sorted(registrations, key=lambda r: (r.seed, r.number))
         keys = assign_snake([r.general.key for r in ordered], group_count)
         seed = None
+    elif method == "rating":
+        current = ratings.ratings_for([r.general_id for r in registrations])
+        by_key = {r.general.key: current.get(r.general_id) for r in registrations}
+        ordered = rating_order([(key, by_key[key].rating if by_key[key] else None) for key in generals])
+        keys = assign_snake(ordered, group_count)
+        seed_ratings = {key: (position, by_key[key].rating if by_key[key] else None)
+                        for position, key in enumerate(ordered, start=1)}
+        seed = None
     else:
         if manual is None:
             raise DomainError("Manual assignment needs the generals of every group.", field="manual")
@@ -342,7 +434,8 @@ def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
         validate_manual(list(generals), keys)
         seed = None
     return GroupPlan(group_count=int(group_count), group_size=size, method=method, seed=seed,
-                     groups=[[generals[k] for k in group] for group in keys])
+                     groups=[[generals[k] for k in group] for group in keys],
+                     seed_ratings=seed_ratings if method == "rating" else None)
 
 
 def group_name(index):
@@ -372,9 +465,18 @@ def form_groups(event, group_count, method="random", *, seed=None, manual=None, 
         _create_round_robin_group(event, Group.Stage.QUALIFYING, index, group_name(index), generals)
     event.state, event.group_seed, event.group_method = Event.State.QUALIFYING, plan.seed, plan.method
     event.save()
+    seeding = None
+    if plan.seed_ratings:  # the seeds and ratings used, kept: ratings move on, the groups' reason stays readable
+        for registration in event.active_registrations():
+            registration.seed, registration.seed_rating = plan.seed_ratings[registration.general.key]
+            registration.save(update_fields=["seed", "seed_rating"])
+        names = {g.key: g.name for group in plan.groups for g in group}
+        seeding = [[names[key], round(rating) if rating is not None else None]
+                   for key, (_, rating) in sorted(plan.seed_ratings.items(), key=lambda item: item[1][0])]
     audit.record(event, actor, "groups formed", f"{plan.group_count} groups of {plan.group_size}",
                  after={"method": plan.method, "seed": plan.seed,
-                 "groups": [[g.name for g in group] for group in plan.groups]})
+                        "groups": [[g.name for g in group] for group in plan.groups],
+                        **({"seeding": seeding} if seeding else {})})
     return event
 
 

@@ -15,6 +15,7 @@ from tournaments.domain import Conflict, DomainError
 from tournaments.events.services import advance, battle_general
 from tournaments.leagues import seasons
 from tournaments.models import Battle, Event, General, Group, Report
+from tournaments.ratings.tasks import schedule_recompute
 from tournaments.standings.tables import battle_result
 
 RESULT_KINDS = (Battle.Kind.VICTORY, Battle.Kind.STALEMATE, Battle.Kind.RESOLVE, Battle.Kind.FORFEIT)
@@ -101,6 +102,7 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
     before = audit.battle_snapshot(battle) if battle.is_decided else None
     battle.kind, battle.winner, battle.condition, battle.forfeited_by = kind, winner, condition, forfeited_by
     battle.player_1, battle.respect_shown, battle.decided_at = player_1, respect_shown, timezone.now()
+    battle.first_decided_at = battle.first_decided_at or battle.decided_at  # R98: a correction keeps the week
     battle_result(battle)  # the domain validates the outcome once more before anything is saved
     battle.save()
     if before and battle.group_id and battle.group.winner_id:
@@ -112,6 +114,8 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
     Report.objects.filter(battle=battle, status__in=Report.OPEN_STATUSES).update(
         status=Report.Status.SUPERSEDED, confirm_by=None, status_reason="The battle's result was decided.")
 
+    if event.rated:  # R98: ratings follow from the record, so every week after this one is rated again
+        schedule_recompute()
     offer = forfeit_offer(event, forfeited_by) if kind == Battle.Kind.FORFEIT else None
     advance(event, actor=actor)
     seasons.after_result_changed(battle, actor=actor)

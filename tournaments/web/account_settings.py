@@ -1,26 +1,39 @@
-"""Two small settings pages: an event's details (organizers: name, description, venue, days, time
-zone) and a user's email notifications and API access (/my/notifications/)."""
+"""Small settings pages: an event's details (organizers: name, description, venue, days, time zone), a
+user's email notifications and API access (/my/notifications/, their own settings page) and deleting
+their account (/my/account/delete/, tournaments/events/leaving.py)."""
+from django import forms
 from django.contrib import messages
+from django.contrib.auth import authenticate, logout
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from tournaments import accounts, notifications
-from tournaments.events import services
+from tournaments.domain import DomainError
+from tournaments.events import leaving, services
 from tournaments.models import NotificationSettings
-from tournaments.web.forms import EventDetailsForm
+from tournaments.web.forms import EventDetailsForm, show_refusal
 from tournaments.web.organizer import organizer_event
 
 
 @login_required
 def event_details(request, slug):
     event = organizer_event(request, slug)
-    form = EventDetailsForm(request.POST or None, initial=services.event_details(event))
+    form = EventDetailsForm(request.POST or None, initial={**services.event_details(event), "rated": event.rated},
+                            started=event.has_started)
     if request.method == "POST" and form.is_valid():
-        services.change_details(event, actor=request.user, **form.cleaned_data)
-        messages.success(request, "The event's details are saved.")
-        return redirect("event-manage", slug=event.slug)
+        details = dict(form.cleaned_data)
+        rated = details.pop("rated")
+        try:
+            if rated != event.rated:  # R98: a rule of the event, refused once it has started
+                event = services.change_rules(event, actor=request.user, rated=rated)
+        except DomainError as error:
+            show_refusal(form, error)
+        else:
+            services.change_details(event, actor=request.user, **details)
+            messages.success(request, "The event's details are saved.")
+            return redirect("event-manage", slug=event.slug)
     return render(request, "tournaments/organizer/event_details.html", {"event": event, "form": form})
 
 
@@ -49,3 +62,42 @@ def revoke_api_token(request):
     else:
         messages.info(request, "You had no API token.")
     return redirect("my-notifications")
+
+
+class DeleteAccountForm(forms.Form):
+    password = forms.CharField(label="Your password", strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+    name = forms.ChoiceField(choices=[("keep", "keep"), ("anonymous", "anonymous")],
+                             error_messages={"required": "Choose how your general appears in past results."})
+
+    def __init__(self, *args, request, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.request = request
+
+    def clean_password(self):
+        # Through authenticate, so that django-axes' lockout and the per-address limit count wrong passwords here too.
+        password = self.cleaned_data["password"]
+        user = self.request.user
+        if authenticate(self.request, username=user.get_username(), password=password) != user:
+            raise forms.ValidationError("That is not your password.")
+        return password
+
+
+@login_required
+def delete_account(request):
+    """Asks for the password and how the general appears in past results, then deletes the account."""
+    general = getattr(request.user, "general", None)
+    form = DeleteAccountForm(request.POST or None, request=request)
+    refusal = leaving.ownership_refusal(request.user)
+    if request.method == "POST" and not refusal and form.is_valid():
+        try:
+            leaving.delete_account(request.user, keep_name=form.cleaned_data["name"] == "keep")
+        except DomainError as error:
+            refusal = str(error)
+        else:
+            logout(request)
+            messages.success(request, "Your account is deleted. Your general's counted results stay in their events.")
+            return redirect("home")
+    return render(request, "tournaments/delete_account.html", {
+        "form": form, "general": general, "refusal": refusal,
+        "former_name": leaving.former_name(general) if general else None})

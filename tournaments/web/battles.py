@@ -8,7 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from tournaments import trust
-from tournaments.domain import DomainError
+from tournaments.domain import DomainError, NotAllowed
 from tournaments.eventday import round_desk
 from tournaments.eventday.replay_steps import battle_side_names, viewer_document
 from tournaments.leagues import seasons
@@ -145,6 +145,8 @@ def report_answer(request, pk):
                 return battle_detail(request, report.battle_id, dispute_form=form)
             try:
                 reporting.dispute_report(report, user=request.user, reason=form.cleaned_data["reason"])
+            except NotAllowed:
+                raise  # not theirs to dispute: said at the top of the battle's page, where no dispute form shows
             except DomainError as error:
                 # The report changed while the reason was being typed (issue 24 item 4): the page comes
                 # back with the reason in its field, now answering the newer report, and says what changed.

@@ -55,6 +55,9 @@ class EventForm(forms.Form):
                                                    label="A forfeit counts as a Victory for tie-breakers")
     forfeits_to_disqualify = forms.IntegerField(initial=2, required=False, min_value=1, max_value=99,
                                                 help_text="Forfeits after which disqualification is offered.")
+    rated = forms.BooleanField(required=False, label="Rated event",
+                               help_text="Its Victories, Stalemates and Resolves (playoffs too, never forfeits) enter "
+                                         "the players' Glicko-2 ratings (R98). Chosen before the event starts.")
     confirmation_minutes = forms.IntegerField(
         required=False, min_value=1, max_value=60 * 24 * 30, label="Confirmation window (minutes)",
         help_text="How long a general has to confirm or dispute the opponent's report before it counts by itself. "
@@ -91,6 +94,17 @@ class EventDetailsForm(forms.Form):
     starts_on = EventForm.base_fields["starts_on"]
     ends_on = EventForm.base_fields["ends_on"]
     time_zone = EventForm.base_fields["time_zone"]
+    approve_registrations = forms.BooleanField(
+        required=False, label="Approve each registration",
+        help_text="A player who registers themselves waits in your queue until you approve or refuse them "
+                  "(with a sentence they read). Those you invite or register are approved already.")
+    rated = EventForm.base_fields["rated"]
+
+    def __init__(self, *args, started=False, **kwargs):
+        super().__init__(*args, **kwargs)
+        if started:  # R98: fixed once the event starts, like its rules
+            self.fields["rated"].disabled = True
+            self.fields["rated"].help_text = "Fixed: the event has started (R98)."
 
     def clean(self):
         return check_dates(self, super().clean())
@@ -130,7 +144,9 @@ class OrganizerForm(forms.Form):
 class FormGroupsForm(forms.Form):
     group_count = forms.TypedChoiceField(coerce=int, label="Qualifying groups")
     method = forms.ChoiceField(choices=[("random", "Random draw (seed shown to everyone)"),
-                                        ("seeded", "By seeding, snake order")], initial="random")
+                                        ("seeded", "By seeding, snake order"),
+                                        ("rating", "By rating, snake order (unrated generals seeded last)")],
+                               initial="random")
     seed = forms.IntegerField(required=False, min_value=0, max_value=2**62, label="Random draw seed",
                               help_text="The number the random draw starts from, shown to everyone so anyone can "
                                         "repeat the draw. Leave empty for a fresh one.")

@@ -64,6 +64,7 @@ def _dashboard(request, event, **forms):
     context = {
         "event": event,
         "registrations": registrations,
+        "awaiting_approval": [r for r in registrations if r.status == Registration.Status.PENDING],
         "claim_codes": {r.general_id: r.general.claim_code for r in registrations
                         if trust.may_see_claim_code(request.user, r.general) and r.general.claim_code},
         "matches": forms.get("matches"),
@@ -113,7 +114,8 @@ def event_manage(request, slug):
                "reopen_season": _reopen_season, "remove_battle": _remove_battle,
                "add_organizer": _add_organizer, "remove_organizer": _remove_organizer,
                "withdraw_organizer_invitation": _withdraw_organizer_invitation, "hand_over": _hand_over,
-               "withdraw": _withdraw, "set_window": _set_window}.get(action)
+               "withdraw": _withdraw, "set_window": _set_window,
+               "decide_registration": _decide_registration}.get(action)
     if handler is None:
         messages.error(request, "Unknown step.")
         return redirect("event-manage", slug=slug)
@@ -162,6 +164,20 @@ def _withdraw(request, event):
         messages.error(request, str(error))
     else:
         messages.success(request, f"{general.name} is withdrawn.")
+    return redirect("event-manage", slug=event.slug)
+
+
+def _decide_registration(request, event):
+    general = get_object_or_404(General, pk=request.POST.get("general") or 0)
+    approve = request.POST.get("decision") == "approve"
+    try:
+        services.decide_registration(event, general, actor=request.user, approve=approve,
+                                     reason=request.POST.get("reason", ""))
+    except DomainError as error:
+        messages.error(request, f"{general.name}: {error}")
+    else:
+        messages.success(request, f"{general.name} is registered." if approve else
+                         f"{general.name}'s registration is refused; they read your sentence on the event's page.")
     return redirect("event-manage", slug=event.slug)
 
 

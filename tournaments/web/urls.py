@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from tournaments.web import account_settings, battles, organizer, players, rounds, views
+from tournaments.web import account_settings, battles, organizer, players, profiles, ratings, rounds, views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -18,7 +18,11 @@ urlpatterns = [
     path("battles/<int:pk>/report/", battles.battle_report, name="battle-report"),
     path("battles/<int:pk>/result/", battles.battle_result, name="battle-result"),
     path("reports/<int:pk>/answer/", battles.report_answer, name="report-answer"),
-    path("generals/<int:pk>/", views.general_detail, name="general-detail"),
+    path("generals/", profiles.generals, name="generals"),
+    path("generals/<int:pk>/", profiles.general_detail, name="general-detail"),
+    path("generals/<int:pk>/versus/", profiles.versus_choose, name="general-versus-choose"),
+    path("generals/<int:pk>/versus/<int:other>/", profiles.versus, name="general-versus"),
+    path("ratings/", ratings.rating_list, name="rating-list"),
     path("my/battles/", battles.my_battles, name="my-battles"),
     path("my/notifications/", account_settings.my_notifications, name="my-notifications"),
     path("my/api-token/revoke/", account_settings.revoke_api_token, name="my-api-token-revoke"),

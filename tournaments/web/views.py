@@ -9,7 +9,7 @@ from tournaments import timezones, trust
 from tournaments.domain import TIEBREAKERS
 from tournaments.events.services import odd_registration_warning, registration_refusal
 from tournaments.leagues import seasons
-from tournaments.models import Battle, Event, General, Group, Invitation, Registration
+from tournaments.models import Event, Group, Invitation, Registration
 from tournaments.results import confirmation
 from tournaments.results.recording import disqualification_offers
 from tournaments.standings.queries import (
@@ -85,17 +85,22 @@ def _season_panel(season):
     }
 
 
+HIDDEN_REGISTRATION_STATUSES = (Registration.Status.PENDING, Registration.Status.REFUSED)
+
+
 def _my_place(request, event):
     """What the signed-in player may do about entering the event: join, withdraw, answer an invitation."""
     if not request.user.is_authenticated:
         return {}
     me = trust.general_of(request.user)
     registration = event.registrations.filter(general=me).first() if me else None
-    registered = registration is not None and registration.status == Registration.Status.ACTIVE
+    status = registration.status if registration else None
+    entered = status in (Registration.Status.ACTIVE, Registration.Status.PENDING)
     open_ = registration_refusal(event) is None
     return {
         "me": me, "my_registration": registration,
-        "may_join": open_ and not registered, "may_withdraw": open_ and registered,
+        "may_join": open_ and not entered and status != Registration.Status.REFUSED,
+        "may_withdraw": open_ and entered,
         "my_invitations": list(event.invitations.filter(general=me, status=Invitation.Status.PENDING))
         if me else [],
     }
@@ -117,7 +122,12 @@ def event_detail(request, slug):
         "tiebreakers": TIEBREAKERS,
         "final_panels": [_group_panel(g) for g in groups if g.stage == Group.Stage.FINAL],
         "group_panels": [_group_panel(g) for g in groups if g.stage == Group.Stage.QUALIFYING],
-        "registrations": event.registrations.select_related("general"),
+        # Waiting and refused registrations, with the organizers' sentence, are for the organizers and
+        # the player concerned (shown in their own box), not for everyone.
+        "registrations": event.registrations.select_related("general") if organizer else
+        event.registrations.exclude(status__in=HIDDEN_REGISTRATION_STATUSES).select_related("general"),
+        "rating_seeds": event.registrations.filter(seed__isnull=False).select_related("general").order_by("seed")
+        if event.group_method == "rating" else [],
         "disqualifications": event.disqualifications.select_related("general"),
         "odd_warning": odd_registration_warning(event)
         if not league and event.state == Event.State.REGISTRATION else None,
@@ -130,10 +140,3 @@ def event_detail(request, slug):
     return render(request, "tournaments/event_detail.html", context)
 
 
-def general_detail(request, pk):
-    general = get_object_or_404(General, pk=pk)
-    battles = (Battle.objects.filter(Q(general_a=general) | Q(general_b=general),
-                                     event__in=trust.visible_events(request.user))
-               .select_related("event", "group", "season", "general_a", "general_b", "winner", "forfeited_by")
-               .order_by("-event__created_at", "group__stage", "round", "number"))
-    return render(request, "tournaments/general_detail.html", {"general": general, "battles": battles})
