@@ -5,6 +5,7 @@ when missing and migrates it, so nothing here touches a development or test data
 """
 from __future__ import annotations
 
+import io
 import os
 import platform
 import statistics
@@ -94,3 +95,17 @@ def verdict(label: str, figure: str, baseline: str, ratio: float, goal: str, met
 
 
 TABLE_HEAD = "| measure | figure | baseline | ratio | goal | result |\n|---|---|---|---|---|---|"
+
+
+def copy_rows(cursor, table: str, columns, rows, *, rows_per_write: int = 100_000) -> None:
+    """COPY `rows` (tuples in `columns` order; None is NULL) into `table` in text format, a few MB per
+    write. `cursor` is psycopg's own (`connection.cursor().cursor`)."""
+    with cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+        buffer = io.StringIO()
+        for count, row in enumerate(rows, 1):
+            buffer.write("\t".join(r"\N" if value is None else str(value) for value in row))
+            buffer.write("\n")
+            if count % rows_per_write == 0:
+                copy.write(buffer.getvalue())
+                buffer = io.StringIO()
+        copy.write(buffer.getvalue())

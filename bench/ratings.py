@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import io
 import os
 import random
 import statistics
@@ -42,7 +41,7 @@ from zoneinfo import ZoneInfo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import TABLE_HEAD, machine, setup_django, verdict  # noqa: E402
+from _common import TABLE_HEAD, copy_rows, machine, setup_django, verdict  # noqa: E402
 
 DB_NAME = "opp_bench_ratings"
 TIME_ZONE = "Europe/Berlin"
@@ -91,19 +90,6 @@ def battle_rows(rng: random.Random, event_id: int, season_id: int, ids: list[int
                forfeited_by, decided.isoformat(), first.isoformat())
 
 
-def copy_battles(rows, cursor) -> None:
-    columns = ", ".join(BATTLE_COLUMNS)
-    with cursor.copy(f"COPY tournaments_battle ({columns}) FROM STDIN") as copy:
-        buffer = io.StringIO()
-        for count, row in enumerate(rows, 1):
-            buffer.write("\t".join(r"\N" if value is None else str(value) for value in row))
-            buffer.write("\n")
-            if count % 100_000 == 0:
-                copy.write(buffer.getvalue())
-                buffer = io.StringIO()
-        copy.write(buffer.getvalue())
-
-
 def load_event(generals: int, battles: int, seed: int):
     """The rated league event, created unless this database holds it already; bench events of other
     sizes are deleted first, so that the recomputation reads this one alone."""
@@ -133,7 +119,7 @@ def load_event(generals: int, battles: int, seed: int):
             [Registration(event=event, general_id=pk, number=index + 1) for index, pk in enumerate(ids)],
             batch_size=10_000)
         with connection.cursor() as cursor:
-            copy_battles(battle_rows(rng, event.pk, season.pk, ids, battles), cursor.cursor)
+            copy_rows(cursor.cursor, "tournaments_battle", BATTLE_COLUMNS, battle_rows(rng, event.pk, season.pk, ids, battles))
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE tournaments_battle")
     print(f"  loaded {generals:,} generals and {battles + battles // 20:,} battles in "

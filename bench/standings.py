@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import gc
-import io
 import random
 import resource
 import statistics
@@ -38,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import TABLE_HEAD, machine, median_time, setup_django, verdict  # noqa: E402
+from _common import TABLE_HEAD, copy_rows, machine, median_time, setup_django, verdict  # noqa: E402
 
 CONDITIONS = ("overpower", "crush", "shackle", "paralyze", "blunt", "forced_surrender", "voluntary_surrender")
 CONDITION_OPP = {"overpower": 1, "crush": 3, "shackle": 5, "paralyze": 3, "blunt": 2, "forced_surrender": 1,
@@ -86,20 +85,6 @@ def outcome(rng: random.Random, a: int, b: int, disqualified: set[int]):
     return "forfeit", (b if loser == a else a), "", loser  # record_result stores the opponent as winner
 
 
-def _copy_battles(rows, cursor) -> None:
-    """COPY the battles in text format, a few MB per write."""
-    columns = ", ".join(BATTLE_COLUMNS)
-    with cursor.copy(f"COPY tournaments_battle ({columns}) FROM STDIN") as copy:
-        buffer = io.StringIO()
-        for count, row in enumerate(rows, 1):
-            buffer.write("\t".join(r"\N" if value is None else str(value) for value in row))
-            buffer.write("\n")
-            if count % 200_000 == 0:
-                copy.write(buffer.getvalue())
-                buffer = io.StringIO()
-        copy.write(buffer.getvalue())
-
-
 def load_season(generals: int, battles: int, seed: int):
     """The league event and its season, created (directly, not step by step through the services:
     a million audit entries would measure the audit trail) unless this database holds them already."""
@@ -136,7 +121,7 @@ def load_season(generals: int, battles: int, seed: int):
                        winner, condition, forfeited_by, "2026-01-01 00:00:00+00")
 
         with connection.cursor() as cursor:
-            _copy_battles(rows(), cursor.cursor)
+            copy_rows(cursor.cursor, "tournaments_battle", BATTLE_COLUMNS, rows(), rows_per_write=200_000)
         _add_members(season)
     with connection.cursor() as cursor:
         cursor.execute("VACUUM ANALYZE tournaments_battle")
