@@ -418,11 +418,11 @@ def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
         seed = None
     elif method == "rating":
         current = ratings.ratings_for([r.general_id for r in registrations])
-        by_key = {r.general.key: current.get(r.general_id) for r in registrations}
-        ordered = rating_order([(key, by_key[key].rating if by_key[key] else None) for key in generals])
+        rating = {r.general.key: current[r.general_id].rating if current.get(r.general_id) else None
+                  for r in registrations}  # in registration order, as `rating_order` takes it
+        ordered = rating_order(list(rating.items()))
         keys = assign_snake(ordered, group_count)
-        seed_ratings = {key: (position, by_key[key].rating if by_key[key] else None)
-                        for position, key in enumerate(ordered, start=1)}
+        seed_ratings = {key: (position, rating[key]) for position, key in enumerate(ordered, start=1)}
         seed = None
     else:
         if manual is None:
