@@ -50,7 +50,7 @@ WEEKS = 52
 GOAL_SECONDS = 2.0
 SLUG_PREFIX = "bench-rated-"
 BATTLE_COLUMNS = ("event_id", "season_id", "round", "number", "general_a_id", "general_b_id", "playoff", "kind",
-                  "winner_id", "condition", "forfeited_by_id", "decided_at", "first_decided_at")
+                  "winner_id", "condition", "forfeited_by_id", "decided_at", "first_decided_at", "facts")
 CONDITIONS = ("overpower", "crush", "shackle", "paralyze", "blunt", "forced_surrender", "voluntary_surrender")
 
 
@@ -87,7 +87,7 @@ def battle_rows(rng: random.Random, event_id: int, season_id: int, ids: list[int
         first = moment_in(rng, zone)
         decided = first + timedelta(days=rng.randrange(1, 5)) if rng.random() < 0.02 else first
         yield (event_id, season_id, 1 + index // 32_000, 1 + index % 32_000, a, b, "f", kind, winner, condition,
-               forfeited_by, decided.isoformat(), first.isoformat())
+               forfeited_by, decided.isoformat(), first.isoformat(), "{}")
 
 
 def load_event(generals: int, battles: int, seed: int):

@@ -43,7 +43,7 @@ CONDITIONS = ("overpower", "crush", "shackle", "paralyze", "blunt", "forced_surr
 CONDITION_OPP = {"overpower": 1, "crush": 3, "shackle": 5, "paralyze": 3, "blunt": 2, "forced_surrender": 1,
                  "voluntary_surrender": 1}  # R21, spelled out again in SQL on purpose: the baseline is plain SQL
 BATTLE_COLUMNS = ("event_id", "group_id", "season_id", "round", "number", "general_a_id", "general_b_id",
-                  "playoff", "kind", "winner_id", "condition", "forfeited_by_id", "decided_at")
+                  "playoff", "kind", "winner_id", "condition", "forfeited_by_id", "decided_at", "facts")
 
 BASELINE_SQL = """
 WITH sides AS (
@@ -118,7 +118,7 @@ def load_season(generals: int, battles: int, seed: int):
                 a, b = rng.sample(ids, 2)
                 kind, winner, condition, forfeited_by = outcome(rng, a, b, disqualified)
                 yield (event.pk, None, season.pk, 1 + index // 32_000, 1 + index % 32_000, a, b, "f", kind,
-                       winner, condition, forfeited_by, "2026-01-01 00:00:00+00")
+                       winner, condition, forfeited_by, "2026-01-01 00:00:00+00", "{}")
 
         with connection.cursor() as cursor:
             copy_rows(cursor.cursor, "tournaments_battle", BATTLE_COLUMNS, rows(), rows_per_write=200_000)

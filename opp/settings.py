@@ -366,7 +366,7 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     "ENUM_NAME_OVERRIDES": {
         "BattleKindEnum": "tournaments.models.Battle.Kind",
-        "ReportedKindEnum": ["victory", "stalemate", "resolve", "forfeit"],
+        "ReportedKindEnum": ["victory", "stalemate", "resolve", "forfeit", "draw"],
         "VictoryConditionEnum": "tournaments.models.Battle.Condition",
         "EventStateEnum": "tournaments.models.Event.State",
         "SeasonStateEnum": "tournaments.models.Season.State",

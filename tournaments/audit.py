@@ -20,10 +20,13 @@ def battle_snapshot(battle):
         "forfeited_by": battle.forfeited_by.name if battle.forfeited_by_id else None,
         "player_1": battle.player_1.name if battle.player_1_id else None,
         "respect_shown": battle.respect_shown,
+        **({"facts": battle.facts} if battle.facts else {}),
     }
 
 
 def battle_subject(battle):
+    if battle.swiss_round_id:
+        return f"{battle.swiss_round} table {battle.number}: {battle.general_a.name} v {battle.general_b.name}"
     where = battle.group.name if battle.group_id else (battle.season.name if battle.season_id else "")
     if battle.season_id:  # league battles are arranged, not played in rounds
         label = f"playoff {battle.number}" if battle.playoff else f"battle {battle.number}"

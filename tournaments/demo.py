@@ -10,18 +10,31 @@ battles and one a member reported, waiting for the opponent. The demo loads once
 keep a confirmation window of 30 days (the longest allowed) instead of the defaults (30 minutes, 3
 days): the waiting reports and their countdowns stay to be seen. The players registered themselves
 (their consent); everyone signs in with the password below.
+
+Demo Warlord CCG Open (Swiss, top 4 after three rounds): the organizer's card pool, six decks of
+which one breaks two construction rules (shown with its sentences, then accepted by the organizer with
+a reason), two Swiss rounds played, the third to pair. Demo Reaper Skirmish: registration open, the
+organizer's model list and two checked army lists of 1000 points or less.
 """
+import json
+from pathlib import Path
+
 from allauth.account.models import EmailAddress
 from django.contrib.auth import get_user_model
 
 from tournaments.events import services
 from tournaments.leagues import seasons
+from tournaments.lists import services as lists
 from tournaments.models import Battle, Event, General
 from tournaments.results import arranged, recording, reporting
+from tournaments.swiss import rounds as swiss
 
 DEMO_PASSWORD = "warline-demo"
 DEMO_EVENT_SLUG = "demo-spring-qualifier"
 DEMO_LEAGUE_SLUG = "demo-winter-league"
+DEMO_CCG_SLUG = "demo-warlord-ccg-open"
+DEMO_REAPER_SLUG = "demo-reaper-skirmish"
+DATA = Path(__file__).parent / "demo_data"
 DEMO_GROUP_SEED = 20261121
 DEMO_CONFIRMATION_MINUTES = 30 * 24 * 60  # the demo loads once: its waiting reports stay waiting a while
 PLAYERS = [
@@ -146,6 +159,8 @@ def load_demo():
     arranged.record_arranged_battle(season, c, f, kind=Battle.Kind.RESOLVE, actor=organizer)
     scheduled = seasons.schedule_battle(season, a, e, actor=organizer)
     reporting.submit_report(scheduled, user=e.user, kind=Battle.Kind.VICTORY, winner=e, condition="blunt")
+    _warlord_ccg_event(organizer, generals)
+    _reaper_event(organizer, generals)
     # Addresses last, so building the demo mails nobody; from here on the console shows the emails.
     for user in get_user_model().objects.filter(username__in=["organizer", *(name for name, _ in PLAYERS)]):
         user.email = f"{user.username}@demo.warline.invalid"
@@ -154,4 +169,53 @@ def load_demo():
         EmailAddress.objects.update_or_create(user=user, email=user.email,
                                               defaults={"verified": True, "primary": True})
     event.refresh_from_db()
+    return event
+
+
+def _demo_lists():
+    return json.loads((DATA / "lists.json").read_text(encoding="utf-8"))
+
+
+def _warlord_ccg_event(organizer, generals):
+    """Six players, their decks checked against the pool (Farah's has 4 copies of a card and an Epic
+    card twice), two Swiss rounds played and counted, the third to pair."""
+    decks = _demo_lists()
+    event = services.create_event(
+        name="Demo Warlord CCG Open", slug=DEMO_CCG_SLUG, actor=organizer, game="warlord-ccg-4e", top_cut=4,
+        swiss_rounds=3, confirmation_minutes=DEMO_CONFIRMATION_MINUTES, time_zone="Europe/Berlin",
+        venue="The Keep, Hall 3", description="Warlord: Saga of the Storm, 4th edition: three Swiss rounds with "
+                                             "decks checked against the event's card pool, then a top 4.")
+    lists.set_pool(event, user=organizer, csv_text=(DATA / "warlord_ccg_pool.csv").read_text(encoding="utf-8"))
+    players = generals[:6]
+    for index, general in enumerate(players):
+        services.register(event, general, actor=general.user)
+        deck = decks["too_many"] if index == 5 else decks["dwarves" if index % 2 == 0 else "elves"]
+        lists.submit(event, general, user=general.user, text=json.dumps(deck, ensure_ascii=False))
+    lists.accept(event, players[5], user=organizer, version=1,
+                 reason="Played as registered at the venue's league night; fixed for the next event.")
+    services.close_registration(event, actor=organizer)
+    for _round in range(2):
+        paired = swiss.pair_next_round(event, actor=organizer)
+        for battle in paired.battles.order_by("number"):
+            if battle.number == 3 and paired.number == 2:
+                recording.record_result(battle, kind="draw", facts={"status": "unfinished", "turns": 7})
+            else:
+                recording.record_result(battle, kind="victory", winner=battle.general_a,
+                                        facts={"status": "finished"})
+    return event
+
+
+def _reaper_event(organizer, generals):
+    """Registration open: the model list, two checked armies, a points limit of 1000 (RQ:126)."""
+    armies = _demo_lists()
+    event = services.create_event(
+        name="Demo Reaper Skirmish", slug=DEMO_REAPER_SLUG, actor=organizer, game="reaper-warlord",
+        time_zone="Europe/Berlin", venue="The Keep, Hall 1",
+        description="Reaper's Warlord: 1000-point armies checked against the event's model list, Swiss rounds.")
+    lists.set_pool(event, user=organizer,
+                   csv_text=(DATA / "reaper_warlord_models.csv").read_text(encoding="utf-8"))
+    lists.set_rules(event, user=organizer, visibility=event.ListVisibility.OPEN, options={"points_limit": 1000})
+    for general, army in zip(generals[6:8], ("crusaders", "necropolis"), strict=True):
+        services.register(event, general, actor=general.user)
+        lists.submit(event, general, user=general.user, text=json.dumps(armies[army], ensure_ascii=False))
     return event

@@ -6,6 +6,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.db import models
 
+import game_systems
 from rules_engine.conditions import LABELS
 from rules_engine.conditions import Condition as VictoryCondition
 from tournaments.domain import ForfeitAward
@@ -94,9 +95,48 @@ class Event(models.Model):
         IN_SEASON = "in_season", "Season in play"
         OFF_SEASON = "off_season", "Between seasons"
 
+    class Format(models.TextChoices):
+        GROUPS = "groups", "Organized Play groups and round robins"
+        SWISS = "swiss", "Swiss rounds"
+
+    class ListVisibility(models.TextChoices):
+        CLOSED = "closed", "Closed: only the organizers see the lists"
+        OPEN = "open", "Open: everyone sees the lists (from a date)"
+
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=80, unique=True)
     kind = models.CharField(max_length=12, choices=Kind.choices, default=Kind.TOURNAMENT)
+    game = models.CharField(max_length=30, choices=game_systems.choices, default=game_systems.DEFAULT_GAME,
+                            help_text="The game the event is played in; chosen when the event is created.")
+    format = models.CharField(max_length=10, choices=Format.choices, default=Format.GROUPS,
+                              help_text="How the rounds are paired; fixed once the event starts.")
+    swiss_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss rounds to play; empty: ceil(log2 of the field) when the first "
+                                         "round is paired.")
+    top_cut = models.PositiveSmallIntegerField(
+        default=0, help_text="Players in the single-elimination top cut after the Swiss rounds: 0 (none), 4, 8 "
+                             "or 16.")
+    table_size = models.PositiveSmallIntegerField(
+        default=2, help_text="Players at one table: 2 (matches) or, where the game allows, 3 or 4 (multiplayer "
+                             "tables seated by score).")
+    placement_points = models.JSONField(
+        default=list, blank=True, help_text="Multiplayer tables: points by finishing place, first place first; "
+                                            "empty: 4, 2, 1, 0.")
+    scoring = models.JSONField(default=dict, blank=True,
+                               help_text="Points per outcome (win, draw, loss, bye); empty: the game's default.")
+    tie_breakers = models.JSONField(default=list, blank=True,
+                                    help_text="The Swiss tie-breakers in order; empty: the game's default.")
+    list_deadline = models.DateTimeField(null=True, blank=True,
+                                         help_text="Lists lock then (and at the latest when registration closes).")
+    list_visibility = models.CharField(max_length=8, choices=ListVisibility.choices,
+                                       default=ListVisibility.CLOSED)
+    lists_public_from = models.DateTimeField(null=True, blank=True,
+                                             help_text="Open lists: shown to everyone from then (empty: once "
+                                                       "they lock).")
+    list_options = models.JSONField(default=dict, blank=True,
+                                    help_text="The game's list options (its spec's section 2), e.g. points_limit.")
+    list_pool = models.TextField(blank=True, default="",
+                                 help_text="The organizer's card pool or model list, CSV exactly as uploaded.")
     organizers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="organized_events",
                                         blank=True)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -184,6 +224,14 @@ class Event(models.Model):
         """A league's open season, where battles are scheduled and reported, if any."""
         return self.seasons.filter(state=Season.State.OPEN).order_by("-number").first()
 
+    @property
+    def game_system(self):
+        return game_systems.get(self.game)
+
+    @property
+    def is_swiss(self):
+        return self.format == self.Format.SWISS
+
     def variant_labels(self):
         labels = dict(VARIANT_CHOICES)
         return [labels.get(key, key) for key in self.variants] or ["Core Rules only"]
@@ -207,6 +255,9 @@ class Registration(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
     status_reason = models.TextField(blank=True, default="")
     registered_at = models.DateTimeField(auto_now_add=True)
+    dropped_after_round = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Swiss: the last round the player played before dropping; they keep "
+                                         "their place in the standings and are not paired again.")
 
     class Meta:
         ordering = ["event", "number"]
@@ -304,6 +355,9 @@ class Battle(models.Model):
         RESOLVE = "resolve", "Resolve"
         FORFEIT = "forfeit", "Forfeit"
         UNPLAYED_DQ = "unplayed_dq", "Not fought (disqualification)"
+        # The games without an engine (game_systems.common.PLAIN_RESULT_KINDS); never in a WARLINE event,
+        # so the Organized Play domain (tournaments.domain.outcomes) has no draw.
+        DRAW = "draw", "Draw"
 
     # The victory conditions and their words: the one vocabulary of rules_engine/conditions.py.
     Condition = models.TextChoices("Condition", [(condition.name, (condition.value, LABELS[condition]))
@@ -312,6 +366,8 @@ class Battle(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="battles")
     group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="battles")
     season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE, related_name="battles")
+    swiss_round = models.ForeignKey("SwissRound", null=True, blank=True, on_delete=models.CASCADE,
+                                    related_name="battles")
     round = models.PositiveSmallIntegerField(default=1)
     number = models.PositiveSmallIntegerField(help_text="Battle number within its group or season.")
     general_a = models.ForeignKey(General, on_delete=models.PROTECT, related_name="+")
@@ -326,6 +382,8 @@ class Battle(models.Model):
                                  help_text="Who was Player-1 at the table (decided by the Challenge).")
     respect_shown = models.BooleanField(null=True, blank=True,
                                         help_text="General Respect shown before the battle.")
+    facts = models.JSONField(default=dict, blank=True,
+                             help_text="The raw facts of the game's result (its game system's result_facts).")
     decided_at = models.DateTimeField(null=True, blank=True)
     first_decided_at = models.DateTimeField(
         null=True, blank=True, help_text="When a result first counted; a correction keeps it (R98: the battle's "
@@ -358,10 +416,139 @@ class Battle(models.Model):
         if not self.kind:
             return "Not played yet"
         if self.kind == self.Kind.VICTORY:
+            if not self.condition:  # the games without victory conditions (game_systems)
+                return f"{self.winner} wins"
             return f"{self.winner} wins by {self.get_condition_display()}"
         if self.kind == self.Kind.FORFEIT:
             return f"{self.forfeited_by} forfeits"
         return self.get_kind_display()
+
+
+class SwissRound(models.Model):
+    """One paired round of a Swiss event (tournaments.swiss), or a round of its top cut."""
+
+    class Stage(models.TextChoices):
+        SWISS = "swiss", "Swiss round"
+        TOP_CUT = "top_cut", "Top cut"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="swiss_rounds_paired")
+    stage = models.CharField(max_length=8, choices=Stage.choices, default=Stage.SWISS)
+    number = models.PositiveSmallIntegerField()
+    bye = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    rematches = models.PositiveSmallIntegerField(default=0, help_text="Rematches no pairing could avoid.")
+    paired_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "stage", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "stage", "number"], name="swiss_round_once")]
+
+    def __str__(self):
+        return f"{self.get_stage_display()} {self.number}"
+
+
+class Table(models.Model):
+    """A multiplayer table of a Swiss round (Warlord CCG, 3-4 players): its seats and, once counted, its
+    elimination order (tournaments.swiss.tables)."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    swiss_round = models.ForeignKey(SwissRound, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+    eliminations = models.JSONField(default=list, blank=True,
+                                    help_text="The counted elimination order: general ids, first out first.")
+    finished = models.BooleanField(null=True, blank=True,
+                                   help_text="Empty while not decided; false: time ran out with players left.")
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["swiss_round", "number"]
+        constraints = [models.UniqueConstraint(fields=["swiss_round", "number"], name="table_number_once")]
+
+    def __str__(self):
+        return f"{self.swiss_round} table {self.number}"
+
+    @property
+    def is_decided(self):
+        return self.finished is not None
+
+
+class TableSeat(models.Model):
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="+")
+    seat = models.PositiveSmallIntegerField(help_text="Clockwise order at the table, 1 first.")
+
+    class Meta:
+        ordering = ["table", "seat"]
+        constraints = [models.UniqueConstraint(fields=["table", "general"], name="table_seat_once")]
+
+    def __str__(self):
+        return f"{self.general} at {self.table}"
+
+
+class TableReport(models.Model):
+    """A table's result as one of its players (or an organizer) reported it: it counts once every
+    other player at the table confirmed it, or an organizer decided."""
+
+    class Status(models.TextChoices):
+        AWAITING = "awaiting", "Waiting for the other players' confirmation"
+        CONFIRMED = "confirmed", "Confirmed by every player"
+        DISPUTED = "disputed", "Disputed: an organizer decides"
+        SUPERSEDED = "superseded", "Replaced"
+        DECIDED = "decided", "Decided by an organizer"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reports")
+    reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    eliminations = models.JSONField(default=list, help_text="General ids, first out first.")
+    finished = models.BooleanField(default=True)
+    confirmed_by = models.JSONField(default=list, help_text="Ids of the generals who stand behind it.")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.AWAITING)
+    status_reason = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"Report on {self.table}"
+
+
+class ListVersion(models.Model):
+    """One submission (or withdrawal) of a player's deck or army list; every version is kept with its time
+    (tournaments.lists). The newest version is the player's list."""
+
+    registration = models.ForeignKey(Registration, on_delete=models.CASCADE, related_name="list_versions")
+    version = models.PositiveIntegerField()
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    submitted_at = models.DateTimeField(auto_now_add=True)
+    text = models.TextField(blank=True, default="", help_text="The list exactly as submitted (JSON).")
+    content = models.JSONField(null=True, blank=True, help_text="The list as read; empty: withdrawn.")
+    violations = models.JSONField(default=list, blank=True,
+                                  help_text="The checker's violations [{code, message}] against the event's pool "
+                                            "and options when last checked.")
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    accepted_reason = models.TextField(blank=True, default="")
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["registration", "-version"]
+        constraints = [models.UniqueConstraint(fields=["registration", "version"], name="list_version_once")]
+
+    def __str__(self):
+        return f"List {self.version} of {self.registration}"
+
+    @property
+    def withdrawn(self):
+        return self.content is None
+
+    @property
+    def status(self):
+        if self.content is None:
+            return "withdrawn"
+        if not self.violations:
+            return "valid"
+        return "accepted" if self.accepted_at else "violations"
 
 
 class Disqualification(models.Model):
@@ -438,6 +625,7 @@ class Report(models.Model):
     condition = models.CharField(max_length=20, choices=Battle.Condition.choices, blank=True, default="")
     forfeited_by = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     player_1 = models.ForeignKey(General, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    facts = models.JSONField(default=dict, blank=True, help_text="The raw facts reported with the result.")
     replay = models.TextField(blank=True, default="", help_text="The replay log exactly as uploaded.")
     replay_sha256 = models.CharField(max_length=64, blank=True, default="",
                                      help_text="The uploaded replay's SHA-256, kept when its text is dropped (R94).")

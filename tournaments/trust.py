@@ -240,6 +240,12 @@ NOT_SCHEDULER = ("Only an organizer schedules battles between other members; a m
 
 # --- results --------------------------------------------------------------------------------------
 
+def may_submit_list(user, event, general):
+    """A general's deck or army list: its own player, or the event's organizers (a list handed in on
+    paper, or an unclaimed general's)."""
+    return _signed_in(user) and (general.user_id == user.pk or may_organize(user, event))
+
+
 def may_report(user, battle):
     general = general_of(user)
     return may_organize(user, battle.event) or (general is not None and battle.involves(general))

@@ -41,22 +41,12 @@ def call(module_path, **kwargs):
     return importlib.import_module(f"warline_client.api.{module_path}").sync(**kwargs)
 
 
-def test_a_generated_client_runs_an_event_from_creation_to_the_scoreboard(generated_client, live_server):
+def four_players_signing_in(live_server):
+    """The players of the client tests: the boss (a superuser), Ada, Ben, Cyd and Dov, each with an
+    account and a general; returns (players by name, the anonymous client, signed_in(username,
+    password) giving a client with the account's token)."""
     from warline_client import AuthenticatedClient, Client
-    from warline_client.models import (
-        CredentialsRequest,
-        Error,
-        EventRequest,
-        FormGroupsInputRequest,
-        JoinInputRequest,
-        RegisterInputRequest,
-        ReportedKindEnum,
-        ReportInputRequest,
-        ReportStatusEnum,
-        ReportUploadRequest,
-        VictoryConditionEnum,
-    )
-    from warline_client.types import File
+    from warline_client.models import CredentialsRequest, Error
 
     User = get_user_model()
     User.objects.create_superuser("boss", password="boss-password-1")
@@ -73,6 +63,27 @@ def test_a_generated_client_runs_an_event_from_creation_to_the_scoreboard(genera
         assert not isinstance(token, Error), token
         return AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token",
                                    raise_on_unexpected_status=True)
+
+    return players, anonymous, signed_in
+
+
+def test_a_generated_client_runs_an_event_from_creation_to_the_scoreboard(generated_client, live_server):
+    from warline_client.models import (
+        CredentialsRequest,
+        Error,
+        EventRequest,
+        FormGroupsInputRequest,
+        JoinInputRequest,
+        RegisterInputRequest,
+        ReportedKindEnum,
+        ReportInputRequest,
+        ReportStatusEnum,
+        ReportUploadRequest,
+        VictoryConditionEnum,
+    )
+    from warline_client.types import File
+
+    players, anonymous, signed_in = four_players_signing_in(live_server)
 
     refused = call("auth.auth_token_create", client=anonymous,
                    body=CredentialsRequest(username="boss", password="wrong"))

@@ -21,6 +21,7 @@ LAYERS = (
     ("records", ("tournaments.models",)),
     ("who may act, the audit trail, the lock order, accounts",
      ("tournaments.trust", "tournaments.audit", "tournaments.locks", "tournaments.accounts")),
+    ("lists and Swiss rounds", ("tournaments.lists", "tournaments.swiss")),
     ("standings", ("tournaments.standings",)),
     ("ratings and player records", ("tournaments.ratings", "tournaments.profiles")),
     ("league seasons", ("tournaments.leagues",)),

@@ -18,8 +18,8 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS, require_chromium
-from tournaments.demo import DEMO_LEAGUE_SLUG, DEMO_PASSWORD, load_demo
-from tournaments.models import Report
+from tournaments.demo import DEMO_CCG_SLUG, DEMO_LEAGUE_SLUG, DEMO_PASSWORD, DEMO_REAPER_SLUG, load_demo
+from tournaments.models import Battle, Report
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 WIDTHS = (390, 1280)
@@ -86,6 +86,7 @@ def demo_pages():
     battle = waiting.battle
     player = battle.general_b if waiting.reported_by_id == battle.general_a.user_id else battle.general_a
     get_user_model().objects.create_user("newcomer", password=DEMO_PASSWORD)  # no general yet
+    swiss_battle = Battle.objects.filter(event__slug=DEMO_CCG_SLUG).exclude(kind="").first()
     return [
         (None, [
             ("/", []),
@@ -97,6 +98,10 @@ def demo_pages():
             (f"/events/{slug}/print/pairings/", []),
             (f"/events/{slug}/print/slips/", []),
             (f"/events/{slug}/export/", []),
+            (f"/events/{DEMO_CCG_SLUG}/", [("table.swiss-standings", "Pts")]),
+            (f"/battles/{swiss_battle.pk}/", []),
+            (f"/events/{DEMO_CCG_SLUG}/print/slips/", []),
+            (f"/events/{DEMO_REAPER_SLUG}/lists/", []),
             ("/accounts/login/", []),
             ("/accounts/signup/", []),
             ("/accounts/password/reset/", []),
@@ -112,6 +117,7 @@ def demo_pages():
             ("/accounts/email/", []),
             ("/accounts/password/change/", []),
             ("/my/account/delete/", []),
+            (f"/events/{DEMO_CCG_SLUG}/lists/", []),
         ]),
         ("newcomer", [("/claim/", []), ("/my/battles/", [])]),
         ("organizer", [
@@ -123,6 +129,8 @@ def demo_pages():
             (f"/battles/{disputed.pk}/", []),
             ("/events/new/", []),
             ("/events/import/", []),
+            (f"/events/{DEMO_CCG_SLUG}/lists/", []),
+            (f"/events/{DEMO_CCG_SLUG}/manage/", []),
         ]),
     ]
 

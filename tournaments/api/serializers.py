@@ -1,9 +1,12 @@
 """What the API reads and writes. Writes are validated here for shape only; the rules are
 checked by the services, whose refusals become 400/409 bodies (see errors.py)."""
+import json
+
 from django.utils import timezone
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+import game_systems
 from tournaments import models, trust
 from tournaments.domain import TIEBREAKERS, opp_awards
 from tournaments.events.services import GROUP_METHODS
@@ -11,6 +14,7 @@ from tournaments.leagues.seasons import waiting_for
 from tournaments.ratings import queries as ratings
 from tournaments.results.recording import forfeit_offer
 from tournaments.standings.tables import battle_result
+from tournaments.swiss import standings as swiss_standings
 
 
 class GeneralBriefSerializer(serializers.ModelSerializer):
@@ -90,7 +94,34 @@ def _board_side(value, side):
     return value
 
 
+class ScoringSerializer(serializers.Serializer):
+    """Swiss points per outcome. Sent: the event's own (an outcome left out keeps the game's default).
+    Read: the points that apply."""
+
+    win = serializers.FloatField(required=False, min_value=-100, max_value=100)
+    draw = serializers.FloatField(required=False, min_value=-100, max_value=100)
+    loss = serializers.FloatField(required=False, min_value=-100, max_value=100)
+    bye = serializers.FloatField(required=False, min_value=-100, max_value=100)
+
+
+TIE_BREAKER_KEYS = list(dict.fromkeys(t.key for system in game_systems.all_systems() for t in system.tie_breakers))
+# Set when the event is created; the services change none of them afterwards.
+GAME_SETTINGS = ("game", "format", "swiss_rounds", "top_cut", "table_size", "placement_points", "scoring",
+                 "tie_breakers")
+
+
 class EventSerializer(serializers.ModelSerializer):
+    scoring = ScoringSerializer(required=False, help_text=(
+        "Swiss points per outcome (win, draw, loss, bye); left out: the game's default. Read: the points that "
+        "apply. Fixed once created."))
+    tie_breakers = serializers.ListField(
+        child=serializers.ChoiceField(choices=TIE_BREAKER_KEYS), required=False, max_length=len(TIE_BREAKER_KEYS),
+        help_text="Swiss tie-breakers in order, from those the game allows (`GET games/{slug}/`); left out: the "
+                  "game's default. Read: those that apply. Fixed once created.")
+    placement_points = serializers.ListField(
+        child=serializers.FloatField(min_value=-100, max_value=100), required=False, max_length=8,
+        help_text="Multiplayer tables: points by finishing place, first place first; left out: 4, 2, 1, 0. Fixed "
+                  "once created.")
     variants = serializers.ListField(child=serializers.ChoiceField(choices=models.VARIANT_KEYS), required=False,
                                      max_length=len(models.VARIANT_KEYS))
     status = serializers.CharField(source="status_label", read_only=True)
@@ -102,14 +133,28 @@ class EventSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = models.Event
-        fields = ["slug", "name", "kind", "state", "status", "variants", "battalion_count", "board_width",
+        fields = ["slug", "name", "kind", "game", "format", "swiss_rounds", "top_cut", "table_size",
+                  "placement_points", "scoring", "tie_breakers",
+                  "list_deadline", "list_visibility", "lists_public_from", "list_options",
+                  "state", "status", "variants", "battalion_count", "board_width",
                   "board_height", "forfeit_award_opp",
                   "forfeit_counts_as_victory", "forfeits_to_disqualify", "confirmation_minutes",
                   "pair_battles_per_season", "group_method", "group_seed", "victor", "organizers", "owner", "published",
                   "approve_registrations", "rated", "starts_on", "ends_on", "venue", "description", "time_zone", "created_at", "updated_at"]
+        # The list rules change through `PATCH events/{slug}/list-rules/`.
         read_only_fields = ["state", "status", "group_method", "group_seed", "victor", "organizers", "owner",
-                            "created_at", "updated_at"]
-        extra_kwargs = {"slug": {"required": True}}
+                            "created_at", "updated_at", "list_deadline", "list_visibility", "lists_public_from",
+                            "list_options"]
+        extra_kwargs = {"slug": {"required": True},
+                        "game": {"help_text": "The game (`GET games/`); WARLINE when left out. Fixed once created."},
+                        "format": {"help_text": "groups or swiss; left out: the game's default. Fixed once "
+                                                "created."},
+                        "swiss_rounds": {"help_text": "Swiss rounds to play; empty: ceil(log2 of the field) when the "
+                                                      "first round is paired. Fixed once created."},
+                        "top_cut": {"help_text": "Players in the single-elimination top cut after the Swiss rounds: "
+                                                 "0 (none), 4, 8 or 16. Fixed once created."},
+                        "table_size": {"help_text": "Players per table: 2, or 3-4 where the game allows "
+                                                    "multiplayer tables (Warlord CCG). Fixed once created."}}
 
     def validate_confirmation_minutes(self, value):
         if not 1 <= value <= 60 * 24 * 30:
@@ -143,13 +188,48 @@ class EventSerializer(serializers.ModelSerializer):
 
     def get_fields(self):
         fields = super().get_fields()
-        if self.instance is not None:  # the address of an event never changes
-            fields["slug"].read_only = True
-            fields["kind"].read_only = True
+        if self.instance is not None:  # the address of an event never changes, nor its game and format
+            for name in ("slug", "kind", *GAME_SETTINGS):
+                fields[name].read_only = True
         return fields
 
+    def to_representation(self, event):
+        body = super().to_representation(event)
+        system = event.game_system
+        body["scoring"] = {**system.default_scoring, **(event.scoring or {})}
+        body["tie_breakers"] = list(event.tie_breakers or system.default_tie_breakers)
+        body["placement_points"] = list(swiss_standings.placement_points_of(event))
+        return body
 
-REPORTED_KINDS = ["victory", "stalemate", "resolve", "forfeit"]
+
+# WARLINE's kinds, and "draw" of the games without an engine: each event's game allows its own
+# (`GET games/{slug}/`, result_kinds); the services refuse the others with a sentence.
+REPORTED_KINDS = ["victory", "stalemate", "resolve", "forfeit", "draw"]
+
+
+@extend_schema_field({"type": "object", "additionalProperties": {}})
+class FactsField(serializers.Field):
+    """A result's raw facts (`GET games/{slug}/`, result_facts): a JSON object, or its JSON text in a
+    multipart form; the game checks the keys and values."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("help_text", "The game's raw facts of the result, e.g. {\"status\": \"finished\", "
+                                       "\"turns\": 7} (`GET games/{slug}/` lists them; WARLINE has none).")
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        if isinstance(data, str):
+            try:
+                data = json.loads(data) if data.strip() else {}
+            except ValueError:
+                raise serializers.ValidationError("The facts must be a JSON object.") from None
+        if not isinstance(data, dict):
+            raise serializers.ValidationError("The facts must be a JSON object.")
+        return data
+
+    def to_representation(self, value):
+        return value
 RULE_FIELDS = ("variants", "battalion_count", "forfeit_award_opp", "forfeit_counts_as_victory",
                "forfeits_to_disqualify", "pair_battles_per_season", "board_width", "board_height", "rated")
 
@@ -291,6 +371,12 @@ def verdict_summary(battle, adjudication):
             "sentence": "" if valid else str(error.get("message") or "The engine rejected the replay.")}
 
 
+class SwissRoundBriefSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    stage = serializers.CharField(help_text="swiss, or top_cut.")
+    number = serializers.IntegerField()
+
+
 class BattleSerializer(serializers.ModelSerializer):
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     group = serializers.SerializerMethodField()
@@ -301,11 +387,19 @@ class BattleSerializer(serializers.ModelSerializer):
     verdict = serializers.SerializerMethodField(help_text=(
         "The engine's verdict on the report that counted, for everyone (rules.py: the public sees the counted "
         "result and the verdict summary); null without an adjudicated replay."))
+    swiss_round = serializers.SerializerMethodField(help_text="A Swiss event's round (stage swiss or top_cut).")
+    facts = FactsField(read_only=True, help_text="The counted result's raw facts (the game's result_facts).")
 
     class Meta:
         model = models.Battle
-        fields = ["id", "event", "group", "season", "round", "number", "playoff", "general_a", "general_b",
-                  "result", "verdict"]
+        fields = ["id", "event", "group", "season", "swiss_round", "round", "number", "playoff", "general_a",
+                  "general_b", "result", "facts", "verdict"]
+
+    @extend_schema_field(SwissRoundBriefSerializer(allow_null=True))
+    def get_swiss_round(self, battle):
+        if not battle.swiss_round_id:
+            return None
+        return {"id": battle.swiss_round_id, "stage": battle.swiss_round.stage, "number": battle.swiss_round.number}
 
     @extend_schema_field(VerdictSummarySerializer(allow_null=True))
     def get_verdict(self, battle):
@@ -325,7 +419,11 @@ class BattleSerializer(serializers.ModelSerializer):
     def get_result(self, battle) -> dict | None:
         if not battle.kind:
             return None
-        awards = opp_awards(battle_result(battle), battle.event.forfeit_award)
+        opp = None  # OPP are WARLINE Organized Play's (R21); the other games' results carry none
+        if battle.event.game_system.adjudicated:
+            awards = opp_awards(battle_result(battle), battle.event.forfeit_award)
+            opp = {str(battle.general_a_id): awards[battle.general_a.key],
+                   str(battle.general_b_id): awards[battle.general_b.key]}
         return {
             "kind": battle.kind,
             "winner": battle.winner_id,
@@ -335,8 +433,7 @@ class BattleSerializer(serializers.ModelSerializer):
             "respect_shown": battle.respect_shown,
             "decided_at": battle.decided_at,
             "text": battle.outcome_text(),
-            "opp": {str(battle.general_a_id): awards[battle.general_a.key],
-                    str(battle.general_b_id): awards[battle.general_b.key]},
+            "opp": opp,
         }
 
 
@@ -368,6 +465,7 @@ class ResultInputSerializer(serializers.Serializer):
     player_1 = serializers.IntegerField(required=False, allow_null=True,
                                         help_text="General id of Player-1 (decided by the Challenge).")
     respect_shown = serializers.BooleanField(default=True)
+    facts = FactsField()
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000,
                                    help_text="Required when the battle already has a result (a correction) or "
                                              "an open report (an override).")
@@ -512,6 +610,7 @@ class ReportSerializer(serializers.ModelSerializer):
     answered_by = serializers.SlugRelatedField(slug_field="username", read_only=True, allow_null=True)
     status_text = serializers.CharField(source="get_status_display", read_only=True)
     has_replay = serializers.SerializerMethodField()
+    facts = FactsField(read_only=True, help_text="The raw facts reported with the result (the game's result_facts).")
     adjudication = AdjudicationSerializer(read_only=True, allow_null=True)
     waiting_for = serializers.SerializerMethodField(help_text="The general expected to confirm or dispute.")
     seconds_left = serializers.SerializerMethodField(
@@ -521,7 +620,7 @@ class ReportSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = models.Report
-        fields = ["id", "battle", "reported_by", "kind", "winner", "condition", "forfeited_by", "player_1",
+        fields = ["id", "battle", "reported_by", "kind", "winner", "condition", "forfeited_by", "player_1", "facts",
                   "status", "status_text", "status_reason", "dispute_turn", "answered_by", "has_replay",
                   "replay_sha256", "replay_bytes", "adjudication", "waiting_for", "confirm_by", "seconds_left", "offer_disqualification",
                   "created_at", "updated_at"]
@@ -589,6 +688,7 @@ class ReportInputSerializer(serializers.Serializer):
     forfeited_by = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                       allow_null=True)
     player_1 = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False, allow_null=True)
+    facts = FactsField()
     replay = ReplayField(required=False, help_text="The replay log: a JSON object, or a file upload "
                          "(multipart) named `replay`.")
 
@@ -615,3 +715,4 @@ class OverrideInputSerializer(serializers.Serializer):
     condition = serializers.ChoiceField(choices=models.Battle.Condition.choices, required=False, allow_blank=True)
     forfeited_by = serializers.PrimaryKeyRelatedField(queryset=models.General.objects.all(), required=False,
                                                       allow_null=True)
+    facts = FactsField()

@@ -1,11 +1,15 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from tournaments.api import ratings, scoreboard, views
+from tournaments.api import game_views, ratings, scoreboard, table_views, views
 
 router = DefaultRouter()
 router.register("events", views.EventViewSet, basename="event")
+# An event's lists, pool, list rules and Swiss rounds: more actions under events/{slug}/ (game_views.py).
+router.register("events", game_views.EventGameViewSet, basename="event-game")
+router.register("games", game_views.GameViewSet, basename="game")
 router.register("battles", views.BattleViewSet, basename="battle")
+router.register("tables", table_views.TableViewSet, basename="table")
 router.register("generals", views.GeneralViewSet, basename="general")
 router.register("seasons", views.SeasonViewSet, basename="season")
 router.register("reports", views.ReportViewSet, basename="report")

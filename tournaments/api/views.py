@@ -484,7 +484,7 @@ class BattleViewSet(IdempotentPosts, BattleReportsMixin, mixins.DestroyModelMixi
 
     def get_queryset(self):
         return (Battle.objects.filter(event__in=trust.visible_events(self.request.user))
-                .select_related("event", "group", "season", "general_a", "general_b")
+                .select_related("event", "group", "season", "swiss_round", "general_a", "general_b")
                 .prefetch_related(Prefetch("reports", queryset=s.counted_verdicts(), to_attr="counted_verdicts"))
                 .order_by("event_id", "group_id", "season_id", "playoff", "round", "number", "id"))
 

@@ -13,6 +13,15 @@ Version 2 added the confirmation window, the pair limit, the event's times, owne
 season members, reports and adjudications, who decided and who acted, and the invitations; a version 1
 archive still imports, with the defaults a new event gets for what it lacks.
 
+The games (game_systems), Swiss rounds and lists came later as optional keys of version 2, written
+always and read when present, so an archive written before them still imports as what it was: a
+WARLINE event played in groups. They are the event's game, format, Swiss settings and list rules with
+its card pool or model list; a registration's drop (`dropped_after_round`) and every version of its
+list (`list_versions`: the text as submitted, the list as read, its violations, who accepted it despite
+them and why); the Swiss and top-cut rounds paired (`paired_rounds`, with the bye) and each battle's
+round among them (`swiss_round`), with a round's multiplayer tables (`tables`: seats, elimination order,
+reports); a battle's and a report's result facts (`facts`).
+
 The import creates a new event in one transaction: a malformed file raises `ArchiveError` naming
 where it is wrong, and leaves nothing written. Usernames name accounts of this site as R97 says.
 """
@@ -27,9 +36,15 @@ from django.core.validators import validate_slug
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from game_systems.base import PoolRejected, UnusableInput, read_facts
 from tournaments import trust
 from tournaments.domain import DomainError
-from tournaments.events.services import DEFAULT_CONFIRMATION_MINUTES, check_board_setting, validate_variants
+from tournaments.events.services import (
+    DEFAULT_CONFIRMATION_MINUTES,
+    check_board_setting,
+    check_game_settings,
+    validate_variants,
+)
 from tournaments.json_input import JSONRefused, load_json
 from tournaments.models import (
     Adjudication,
@@ -41,11 +56,16 @@ from tournaments.models import (
     Group,
     GroupMember,
     Invitation,
+    ListVersion,
     OrganizerInvitation,
     Registration,
     Report,
     Season,
     SeasonMember,
+    SwissRound,
+    Table,
+    TableReport,
+    TableSeat,
 )
 from tournaments.ratings.tasks import schedule_recompute
 
@@ -58,33 +78,50 @@ EVENT_FIELDS = ("name", "kind", "variants", "battalion_count", "forfeit_award_op
                 "forfeits_to_disqualify", "state", "group_seed", "group_method", "published", "starts_on", "venue")
 # Added later: written always, read when present (older archives have none of them).
 EVENT_OPTIONAL_FIELDS = ("ends_on", "description", "time_zone", "board_width", "board_height", "rated",
-                         "approve_registrations")
+                         "approve_registrations",
+                         # the game, its Swiss rounds and its lists: a WARLINE event in groups without them
+                         "game", "format", "swiss_rounds", "top_cut", "table_size", "placement_points", "scoring",
+                         "tie_breakers", "list_deadline", "list_visibility", "lists_public_from", "list_options",
+                         "list_pool")
 # Version 2: required there, a new event's defaults for a version 1 archive.
 EVENT_V2_FIELDS = ("confirmation_minutes", "pair_battles_per_season", "created_at", "updated_at")
 GENERAL_FIELDS = ("name", "external_id")
 REGISTRATION_FIELDS = ("number", "seed", "status", "status_reason", "registered_at")
-REGISTRATION_OPTIONAL_FIELDS = ("seed_rating",)
+REGISTRATION_OPTIONAL_FIELDS = ("seed_rating", "dropped_after_round")
 SEASON_FIELDS = ("number", "name", "state")
 GROUP_FIELDS = ("stage", "index", "name")
 MEMBER_FIELDS = ("position",)
 BATTLE_FIELDS = ("round", "number", "playoff", "kind", "condition", "respect_shown", "decided_at")
-BATTLE_OPTIONAL_FIELDS = ("first_decided_at",)
+BATTLE_OPTIONAL_FIELDS = ("first_decided_at", "facts")
 DISQUALIFICATION_FIELDS = ("reason", "details", "decided_at")
 AUDIT_FIELDS = ("at", "action", "subject", "before", "after", "reason")
 SEASON_MEMBER_FIELDS = ("joined_at",)
 REPORT_FIELDS = ("kind", "condition", "replay", "replay_sha256", "replay_bytes", "status", "status_reason",
                  "dispute_turn", "confirm_by", "created_at", "updated_at")
 REPORT_GENERAL_FIELDS = ("winner", "forfeited_by", "player_1")
+REPORT_OPTIONAL_FIELDS = ("facts",)
 REPORT_USER_FIELDS = ("reported_by", "answered_by")
 ADJUDICATION_FIELDS = ("state", "engine_version", "verdict", "agrees", "disagreement", "previous_verdict",
                        "attempts", "last_error", "queued_at", "sent_at", "started_at", "finished_at", "engine_ms")
 INVITATION_FIELDS = ("status", "created_at", "answered_at")
+SWISS_ROUND_FIELDS = ("stage", "number", "rematches", "paired_at")
+# A multiplayer table of a Swiss round (Warlord CCG, 3-4 players): the general ids its JSON holds are
+# written as the archive's general references.
+TABLE_FIELDS = ("number", "finished", "decided_at")
+TABLE_SEAT_FIELDS = ("seat",)
+TABLE_REPORT_FIELDS = ("finished", "status", "status_reason", "created_at")
+TABLE_GENERAL_LISTS = ("eliminations",)
+TABLE_REPORT_GENERAL_LISTS = ("eliminations", "confirmed_by")
+LIST_VERSION_FIELDS = ("version", "submitted_at", "text", "content", "violations", "accepted_reason", "accepted_at")
+LIST_VERSION_USER_FIELDS = ("submitted_by", "accepted_by")
+LIST_VERSION_ROLES = {"submitted_by": "submitted a list", "accepted_by": "accepted a list despite its violations"}
 
 # Fields naming a general, per record.
 EVENT_GENERAL_FIELDS = ("victor",)
 SEASON_GENERAL_FIELDS = ("champion",)
 GROUP_GENERAL_FIELDS = ("winner",)
 BATTLE_GENERAL_FIELDS = ("general_a", "general_b", "winner", "forfeited_by", "player_1")
+SWISS_ROUND_GENERAL_FIELDS = ("bye",)
 
 
 
@@ -130,6 +167,8 @@ def _general_refs(event):
     others.update(event.invitations.values_list("general_id", flat=True))
     others.update(GroupMember.objects.filter(group__event=event).values_list("general_id", flat=True))
     others.update(SeasonMember.objects.filter(season__event=event).values_list("general_id", flat=True))
+    others.update(event.swiss_rounds_paired.exclude(bye=None).values_list("bye_id", flat=True))
+    others.update(TableSeat.objects.filter(table__event=event).values_list("general_id", flat=True))
     for pk in (event.victor_id, *event.groups.values_list("winner_id", flat=True),
                *event.seasons.values_list("champion_id", flat=True)):
         if pk:
@@ -150,6 +189,11 @@ def season_ref(season):
     return f"season-{season.number}"
 
 
+def swiss_round_ref(swiss_round):
+    """"swiss-2" for the second Swiss round, "top_cut-1" for the top cut's first."""
+    return f"{swiss_round.stage}-{swiss_round.number}"
+
+
 class _Usernames(dict):
     """{user id: username} of every account the event's records name, read once."""
 
@@ -159,7 +203,10 @@ class _Usernames(dict):
                      event.disqualifications.values_list("decided_by_id"),
                      event.audit_entries.values_list("actor_id"),
                      event.invitations.values_list("invited_by_id"),
-                     event.organizer_invitations.values_list("user_id", "invited_by_id")):
+                     event.organizer_invitations.values_list("user_id", "invited_by_id"),
+                     ListVersion.objects.filter(registration__event=event).values_list(
+                         *(f"{n}_id" for n in LIST_VERSION_USER_FIELDS)),
+                     TableReport.objects.filter(table__event=event).values_list("reported_by_id")):
             for row in rows:
                 ids.update(row)
         ids.discard(None)
@@ -171,10 +218,41 @@ class _Usernames(dict):
 
 def _report(report, refs, users):
     adjudication = getattr(report, "adjudication", None)
-    return {**_fields(report, REPORT_FIELDS),
+    return {**_fields(report, REPORT_FIELDS), **_fields(report, REPORT_OPTIONAL_FIELDS),
             **{name: _ref(refs, getattr(report, f"{name}_id")) for name in REPORT_GENERAL_FIELDS},
             **{name: users.of(getattr(report, f"{name}_id")) for name in REPORT_USER_FIELDS},
             "adjudication": _fields(adjudication, ADJUDICATION_FIELDS) if adjudication else None}
+
+
+def _list_versions(event, users):
+    """{registration pk: [every list version, oldest first]}."""
+    versions = {}
+    for version in ListVersion.objects.filter(registration__event=event).order_by("registration", "version"):
+        versions.setdefault(version.registration_id, []).append(
+            {**_fields(version, LIST_VERSION_FIELDS),
+             **{name: users.of(getattr(version, f"{name}_id")) for name in LIST_VERSION_USER_FIELDS}})
+    return versions
+
+
+def _refs_of(refs, ids):
+    return [refs.get(pk, pk) for pk in ids]  # a general no longer seated stays as it was: the import refuses it
+
+
+def _tables(event, refs, users):
+    """{Swiss round pk: [its multiplayer tables, by number]}."""
+    tables = {}
+    for table in (Table.objects.filter(event=event).prefetch_related("seats", "reports")
+                  .order_by("swiss_round", "number")):
+        tables.setdefault(table.swiss_round_id, []).append({
+            **_fields(table, TABLE_FIELDS),
+            **{name: _refs_of(refs, getattr(table, name)) for name in TABLE_GENERAL_LISTS},
+            "seats": [{"general": refs[seat.general_id], **_fields(seat, TABLE_SEAT_FIELDS)}
+                      for seat in sorted(table.seats.all(), key=lambda seat: seat.seat)],
+            "reports": [{**_fields(report, TABLE_REPORT_FIELDS), "reported_by": users.of(report.reported_by_id),
+                         **{name: _refs_of(refs, getattr(report, name)) for name in TABLE_REPORT_GENERAL_LISTS}}
+                        for report in sorted(table.reports.all(), key=lambda report: (report.created_at, report.pk))],
+        })
+    return tables
 
 
 def build_archive(event):
@@ -186,6 +264,8 @@ def build_archive(event):
     for report in (Report.objects.filter(battle__event=event).select_related("adjudication")
                    .order_by("created_at", "pk")):
         reports.setdefault(report.battle_id, []).append(_report(report, refs, users))
+    list_versions = _list_versions(event, users)
+    tables = _tables(event, refs, users)
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -196,7 +276,7 @@ def build_archive(event):
                   "organizers": sorted(users.of(pk) for pk in event.organizers.values_list("pk", flat=True))},
         "generals": [{"ref": ref, **_fields(generals[pk], GENERAL_FIELDS)} for pk, ref in refs.items()],
         "registrations": [{"general": refs[r.general_id], **_fields(r, REGISTRATION_FIELDS),
-                           **_fields(r, REGISTRATION_OPTIONAL_FIELDS)}
+                           **_fields(r, REGISTRATION_OPTIONAL_FIELDS), "list_versions": list_versions.get(r.pk, [])}
                           for r in event.registrations.order_by("number")],
         "seasons": [{"ref": season_ref(s), **_fields(s, SEASON_FIELDS), "champion": _ref(refs, s.champion_id),
                      "members": [{"general": refs[m.general_id], **_fields(m, SEASON_MEMBER_FIELDS)}
@@ -206,12 +286,17 @@ def build_archive(event):
                     "members": [{"general": refs[m.general_id], **_fields(m, MEMBER_FIELDS)}
                                 for m in g.members.order_by("position", "pk")]}
                    for g in event.groups.order_by("-stage", "index")],
+        "paired_rounds": [{"ref": swiss_round_ref(r), **_fields(r, SWISS_ROUND_FIELDS),
+                           **{name: _ref(refs, getattr(r, f"{name}_id")) for name in SWISS_ROUND_GENERAL_FIELDS},
+                           "tables": tables.get(r.pk, [])}
+                          for r in event.swiss_rounds_paired.order_by("stage", "number")],
         "battles": [{"group": group_ref(b.group) if b.group_id else None,
                      "season": season_ref(b.season) if b.season_id else None,
+                     "swiss_round": swiss_round_ref(b.swiss_round) if b.swiss_round_id else None,
                      **_fields(b, BATTLE_FIELDS), **_fields(b, BATTLE_OPTIONAL_FIELDS),
                      **{name: _ref(refs, getattr(b, f"{name}_id")) for name in BATTLE_GENERAL_FIELDS},
                      "reports": reports.get(b.pk, [])}
-                    for b in event.battles.select_related("group", "season").order_by("pk")],
+                    for b in event.battles.select_related("group", "season", "swiss_round").order_by("pk")],
         "disqualifications": [{"general": refs[d.general_id], **_fields(d, DISQUALIFICATION_FIELDS),
                                "season": season_ref(d.season) if d.season_id else None,
                                "decided_by": users.of(d.decided_by_id)}
@@ -405,6 +490,7 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
         check_board_setting({"board_width": event.board_width, "board_height": event.board_height})
     except DomainError as error:
         raise ArchiveError(f"The event's rules are not valid: {error}") from None
+    _check_game(event)
     times = {name: getattr(event, name) for name in ("created_at", "updated_at") if getattr(event, name)}
     event.owner = owner
     event.save()
@@ -418,6 +504,15 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
                                                    **{name: record[name] for name in REGISTRATION_OPTIONAL_FIELDS
                                                       if name in record}), where))
     _insert(Registration, registrations)
+    list_versions = []
+    for index, (record, registration) in enumerate(zip(_list(archive, "registrations"), registrations, strict=True)):
+        where = f"Registration {index + 1}"
+        for number, version_record in enumerate(_optional_list(record, "list_versions", where)):
+            list_versions.append(_list_version_of(registration, version_record, f"{where}, list version {number + 1}",
+                                                  accounts))
+    if list_versions and not event.game_system.has_lists:
+        raise ArchiveError(f"The archive holds lists, yet {event.game_system.name} has no deck or army lists.")
+    _insert(ListVersion, list_versions)
 
     seasons, season_members = {}, []
     for index, record in enumerate(_list(archive, "seasons")):
@@ -448,22 +543,30 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
                                                                     member_where),
                                        **_values(member, MEMBER_FIELDS, member_where))
 
+    paired_rounds = _import_paired_rounds(archive, event, general, accounts)
+
     reports, adjudications = [], []
     for index, record in enumerate(_list(archive, "battles")):
         where = f"Battle {index + 1}"
         group_key, season_key = _need(record, "group", where), _need(record, "season", where)
+        round_key = record.get("swiss_round")  # absent before Swiss rounds: a battle of a group or a season
         if group_key is not None and (not isinstance(group_key, str) or group_key not in groups):
             raise ArchiveError(f"{where} names group {group_key!r}, which the archive's groups do not include.")
         if season_key is not None and (not isinstance(season_key, str) or season_key not in seasons):
             raise ArchiveError(f"{where} names season {season_key!r}, which the archive's seasons do not include.")
+        if round_key is not None and (not isinstance(round_key, str) or round_key not in paired_rounds):
+            raise ArchiveError(f"{where} names Swiss round {round_key!r}, which the archive's paired rounds do not "
+                               "include.")
         named = {name: general(_need(record, name, where), where, required=name in ("general_a", "general_b"))
                  for name in BATTLE_GENERAL_FIELDS}
-        battle = Battle(event=event, group=groups.get(group_key), season=seasons.get(season_key), **named,
-                        **_values(record, BATTLE_FIELDS, where),
+        battle = Battle(event=event, group=groups.get(group_key), season=seasons.get(season_key),
+                        swiss_round=paired_rounds.get(round_key), **named, **_values(record, BATTLE_FIELDS, where),
                         **{name: record[name] for name in BATTLE_OPTIONAL_FIELDS if name in record})
         if battle.general_a == battle.general_b:
             raise ArchiveError(f"{where} names the same general twice.")
-        _checked(battle, where, exclude=list(BATTLE_GENERAL_FIELDS)).save()
+        _checked(battle, where, exclude=[*BATTLE_GENERAL_FIELDS, "swiss_round"])
+        _check_result(event, battle.kind, battle.facts, where)
+        battle.save()
         for number, report_record in enumerate(_since_v2_list(record, "reports", where, version)):
             report, adjudication = _report_of(battle, report_record, f"{where}, report {number + 1}", general,
                                               accounts)
@@ -542,14 +645,149 @@ def _report_of(battle, record, where, general, accounts):
                        for name in REPORT_GENERAL_FIELDS},
                     reported_by=accounts.get(_need(record, "reported_by", where), "reported a result", where),
                     answered_by=accounts.get(_need(record, "answered_by", where), "answered a report", where),
-                    **_values(record, REPORT_FIELDS, where))
+                    **_values(record, REPORT_FIELDS, where),
+                    **{name: record[name] for name in REPORT_OPTIONAL_FIELDS if name in record})
     _checked(report, where, exclude=["battle", *REPORT_GENERAL_FIELDS, *REPORT_USER_FIELDS])
+    _check_result(battle.event, report.kind, report.facts, where)
     adjudication = _need(record, "adjudication", where)
     if adjudication is None:
         return report, None
     adjudication_where = f"{where}'s adjudication"
     return report, _checked(Adjudication(**_values(adjudication, ADJUDICATION_FIELDS, adjudication_where)),
                             adjudication_where, exclude=["report"])
+
+
+def _optional_list(record, key, where):
+    """A list added to version 2 later (the Swiss rounds, the lists): empty in an archive written before."""
+    if key not in record:
+        return []
+    value = record[key]
+    if not isinstance(value, list):
+        raise ArchiveError(f"{where}'s {key!r} must be a list.")
+    return value
+
+
+def _check_game(event):
+    """The event's game, format and Swiss settings fit together as a new event's must
+    (events.services.check_game_settings), and its list options and pool read as its game reads them."""
+    game_settings = {name: getattr(event, name) for name in ("game", "format", "top_cut", "swiss_rounds", "rated",
+                                                              "scoring", "tie_breakers", "table_size",
+                                                              "placement_points")}
+    try:
+        check_game_settings(event.kind, game_settings)
+    except DomainError as error:
+        raise ArchiveError(f"The event's game settings are not valid: {error}") from None
+    checker = event.game_system.list_checker
+    if checker is None:
+        if event.list_pool or event.list_options:
+            raise ArchiveError(f"The event has list options or a pool, yet {event.game_system.name} has no deck or "
+                               "army lists.")
+        return
+    try:
+        options = checker.parse_options(event.list_options, has_pool=bool(event.list_pool))
+        if event.list_pool:
+            checker.parse_pool(event.list_pool, options=options)
+    except (UnusableInput, PoolRejected) as error:
+        raise ArchiveError(f"The event's list rules are not valid: {error}") from None
+
+
+def _check_result(event, kind, facts, where):
+    """A result of the event's game: one of its result kinds (or not fought after a disqualification, R23),
+    with the facts its results record (game_systems.base.read_facts); else the standings could not
+    count it."""
+    system = event.game_system
+    if kind and kind != Battle.Kind.UNPLAYED_DQ and system.result_kind(kind) is None:
+        raise ArchiveError(f"{where}'s result {kind!r} is not one of {system.short_name}'s results "
+                           f"({', '.join(k.key for k in system.result_kinds)}).")
+    if not isinstance(facts, dict):
+        raise ArchiveError(f"{where}'s facts must be an object of named values.")
+    try:
+        read_facts(system.result_facts, facts)
+    except ValueError as error:
+        raise ArchiveError(f"{where}'s facts are not valid: {error}") from None
+
+
+def _import_paired_rounds(archive, event, general, accounts):
+    """{ref: SwissRound} of the archive's Swiss and top-cut rounds, saved with their times, and their
+    multiplayer tables."""
+    paired_rounds = {}
+    records = _optional_list(archive, "paired_rounds", "The archive")
+    for index, record in enumerate(records):
+        where = f"Paired round {index + 1}"
+        ref = _need(record, "ref", where)
+        if not isinstance(ref, str) or not ref or ref in paired_rounds:
+            raise ArchiveError(f"{where}'s reference must be a text of its own, like \"swiss-1\" (not {ref!r}).")
+        swiss_round = SwissRound(event=event, **_values(record, SWISS_ROUND_FIELDS, where),
+                                 **{name: general(_need(record, name, where), where, required=False)
+                                    for name in SWISS_ROUND_GENERAL_FIELDS})
+        paired_rounds[ref] = _checked(swiss_round, where, exclude=list(SWISS_ROUND_GENERAL_FIELDS))
+    if paired_rounds and event.format != Event.Format.SWISS:
+        raise ArchiveError("The archive holds Swiss rounds, yet its event is played in groups: its \"format\" must "
+                           "be \"swiss\".")
+    _insert(SwissRound, list(paired_rounds.values()))
+    table_reports = []
+    for index, (record, swiss_round) in enumerate(zip(records, paired_rounds.values(), strict=True)):
+        for number, table_record in enumerate(_optional_list(record, "tables", f"Paired round {index + 1}")):
+            table_reports += _import_table(swiss_round, table_record, f"Paired round {index + 1}, table {number + 1}",
+                                           general, accounts)
+    _insert(TableReport, table_reports)
+    return paired_rounds
+
+
+def _import_table(swiss_round, record, where, general, accounts):
+    """Saves a multiplayer table and its seats; returns its reports, checked, not saved. The elimination
+    orders and confirmations name the table's seated generals only."""
+    seats = [(general(_need(seat, "general", f"{where}, seat {n + 1}"), f"{where}, seat {n + 1}"),
+              _values(seat, TABLE_SEAT_FIELDS, f"{where}, seat {n + 1}"))
+             for n, seat in enumerate(_need_list(record, "seats", where))]
+    seated = {seated_general.pk for seated_general, _seat in seats}
+
+    def seated_general_ids(refs, name, at):
+        if not isinstance(refs, list):
+            raise ArchiveError(f"{at}'s {name} must be a list of general references.")
+        ids = [general(ref, at).pk for ref in refs]
+        if not set(ids) <= seated:
+            raise ArchiveError(f"{at}'s {name} names a general not seated at the table.")
+        return ids
+
+    table = Table(event=swiss_round.event, swiss_round=swiss_round, **_values(record, TABLE_FIELDS, where),
+                  **{name: seated_general_ids(_need(record, name, where), name, where) for name in TABLE_GENERAL_LISTS})
+    _checked(table, where, exclude=["swiss_round"]).save()
+    for number, (seated_general, values) in enumerate(seats):
+        _checked(TableSeat(table=table, general=seated_general, **values), f"{where}, seat {number + 1}",
+                 exclude=["table"]).save()
+    reports = []
+    for number, report in enumerate(_need_list(record, "reports", where)):
+        report_where = f"{where}, report {number + 1}"
+        reports.append(_checked(TableReport(
+            table=table, reported_by=accounts.get(_need(report, "reported_by", report_where), "reported a table",
+                                                  report_where),
+            **_values(report, TABLE_REPORT_FIELDS, report_where),
+            **{name: seated_general_ids(_need(report, name, report_where), name, report_where)
+               for name in TABLE_REPORT_GENERAL_LISTS}), report_where, exclude=["table", "reported_by"]))
+    return reports
+
+
+def _need_list(record, key, where):
+    value = _need(record, key, where)
+    if not isinstance(value, list):
+        raise ArchiveError(f"{where}'s {key!r} must be a list.")
+    return value
+
+
+def _list_version_of(registration, record, where, accounts):
+    """One version of a player's list, checked, not saved; its violations as they were when archived."""
+    version = ListVersion(registration=registration,
+                          **{name: accounts.get(_need(record, name, where), LIST_VERSION_ROLES[name], where)
+                             for name in LIST_VERSION_USER_FIELDS},
+                          **_values(record, LIST_VERSION_FIELDS, where))
+    _checked(version, where, exclude=["registration", *LIST_VERSION_USER_FIELDS])
+    violations = version.violations
+    if not isinstance(violations, list) or not all(
+            isinstance(v, dict) and isinstance(v.get("code"), str) and isinstance(v.get("message"), str)
+            for v in violations):
+        raise ArchiveError(f"{where}'s violations must be a list of {{\"code\": …, \"message\": …}} objects.")
+    return version
 
 
 def _members_of_v1_seasons(event, seasons):

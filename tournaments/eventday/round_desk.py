@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from tournaments import trust
 from tournaments.domain import Conflict
-from tournaments.models import Adjudication, Battle, General, Group, Report
+from tournaments.models import Adjudication, Battle, Event, General, Group, Report, SwissRound
 from tournaments.results import reporting
 from tournaments.results.agreement import claim_text, map_generals, variants_sentence
 from tournaments.standings.queries import schedule_by_round
@@ -268,6 +268,9 @@ def gather(event, *, user=None, group_id=None, season_id=None, round_label=None,
         raise Http404("This event has no such group or season.")
 
     chosen = []  # (Sheet without lines, [battles])
+    if event.format == Event.Format.SWISS:
+        groups, seasons = [], []
+        chosen.extend(_swiss_sheets(event, round_label))
     for group in groups:
         rounds = schedule_by_round(Battle.objects.filter(group=group).select_related(*_RELATED))
         labels = [label for label, _ in rounds]
@@ -291,6 +294,32 @@ def gather(event, *, user=None, group_id=None, season_id=None, round_label=None,
     for line in (*[line for sheet in sheets for line in sheet.lines], *disputes, *confirmations):
         line.own = mine is not None and line.battle.involves(mine)
     return Desk(event=event, sheets=sheets, disputes=disputes, confirmations=confirmations, now=now)
+
+
+def swiss_label(swiss_round):
+    return f"Swiss round {swiss_round.number}" if swiss_round.stage == SwissRound.Stage.SWISS else (
+        f"Top cut, round {swiss_round.number}")
+
+
+def chosen_swiss_round(event, round_label=None):
+    """(every round label in order, the round asked for by its label or else the latest) of a Swiss
+    event; ([], None) before its first round."""
+    rounds = sorted(SwissRound.objects.filter(event=event).select_related("bye"),
+                    key=lambda r: (r.stage == SwissRound.Stage.TOP_CUT, r.number))
+    labels = [swiss_label(r) for r in rounds]
+    chosen = next((r for r, label in zip(rounds, labels, strict=True) if label == round_label),
+                  rounds[-1] if rounds else None)
+    return labels, chosen
+
+
+def _swiss_sheets(event, round_label):
+    """A Swiss event's desk: the latest paired round (or the one asked for), tables in order."""
+    labels, chosen = chosen_swiss_round(event, round_label)
+    if chosen is None:
+        return []
+    battles = list(Battle.objects.filter(swiss_round=chosen).select_related(*_RELATED).order_by("number"))
+    return [(Sheet(event.game_system.short_name, chosen.get_stage_display(), swiss_label(chosen), labels, []),
+             battles)]
 
 
 def waiting_lines(event, *, now=None):

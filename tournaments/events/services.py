@@ -16,6 +16,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+import game_systems
 from tournaments import audit, locks, trust
 from tournaments.domain import (
     Conflict,
@@ -45,6 +46,7 @@ from tournaments.models import (
 from tournaments.ratings import queries as ratings
 from tournaments.ratings.tasks import schedule_recompute
 from tournaments.standings import tables
+from tournaments.swiss import progress as swiss
 
 GROUP_METHODS = ("random", "seeded", "rating", "manual")
 
@@ -86,6 +88,7 @@ def create_event(*, name, slug, kind=Event.Kind.TOURNAMENT, organizers=(), varia
         raise DomainError(f"The address {slug!r} is taken by another event: choose another.", field="slug")
     _check_pair_limit_setting(details.get("pair_battles_per_season"))
     check_board_setting(details)
+    check_game_settings(kind, details)
     for field in ("board_width", "board_height"):
         if details.get(field) is None:
             details.pop(field, None)  # the page's empty field: 7
@@ -123,6 +126,52 @@ def check_board_setting(values):
                               field=field)
 
 
+def check_game_settings(kind, details):
+    """The game, its format and the Swiss settings of a new event fit together; fills the game's
+    default format when none is given."""
+    try:
+        system = game_systems.get(details.get("game") or game_systems.DEFAULT_GAME)
+    except game_systems.UnknownGame as error:
+        raise DomainError(str(error), field="game") from None
+    details["game"] = system.slug
+    details["format"] = details.get("format") or system.default_format
+    if details["format"] not in system.formats:
+        allowed = " or ".join(Event.Format(f).label for f in system.formats)
+        raise DomainError(f"{system.short_name} events are played in {allowed}.", field="format")
+    if details["format"] == Event.Format.SWISS and kind != Event.Kind.TOURNAMENT:
+        raise DomainError("Swiss rounds are for tournaments; a league schedules its battles by season.",
+                          field="format")
+    if details.get("top_cut") not in (None, 0, 4, 8, 16):
+        raise DomainError("A top cut is of 4, 8 or 16 players (or 0 for none).", field="top_cut")
+    rounds = details.get("swiss_rounds")
+    if rounds is not None and not 1 <= rounds <= 20:
+        raise DomainError("Swiss rounds: from 1 to 20 (empty: suggested from the field).", field="swiss_rounds")
+    if details.get("rated") and not system.adjudicated:
+        raise DomainError("Ratings (R98) count WARLINE battles only.", field="rated")
+    scoring = details.get("scoring")
+    if scoring and (not isinstance(scoring, dict) or set(scoring) - {"win", "draw", "loss", "bye"} or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and -100 <= v <= 100 for v in scoring.values())):
+        raise DomainError("Scoring gives points (from -100 to 100) for win, draw, loss and bye.", field="scoring")
+    table_size = details.get("table_size") or 2
+    if table_size not in system.table_sizes:
+        sizes = " or ".join(str(size) for size in system.table_sizes)
+        raise DomainError(f"{system.short_name} tables seat {sizes} players.", field="table_size")
+    if table_size > 2 and details["format"] != Event.Format.SWISS:
+        raise DomainError("Multiplayer tables are seated round by round: choose Swiss rounds.", field="table_size")
+    points = details.get("placement_points")
+    if points and (not isinstance(points, list) or not 1 <= len(points) <= 8 or not all(
+            isinstance(v, int | float) and not isinstance(v, bool) and -100 <= v <= 100 for v in points)):
+        raise DomainError("Placement points: a list of up to 8 numbers (from -100 to 100), first place first.",
+                          field="placement_points")
+    breakers = details.get("tie_breakers")
+    if breakers:
+        allowed = [t.key for t in system.tie_breakers]
+        if not isinstance(breakers, list) or any(b not in allowed for b in breakers) \
+                or len(set(breakers)) != len(breakers):
+            raise DomainError(f"{system.short_name} tie-breakers: choose from {', '.join(allowed)}, each once.",
+                              field="tie_breakers")
+
+
 def _check_pair_limit_setting(value):
     if value is not None and value < 1:
         raise DomainError("A pair of members may meet at least once a season (R111): set 1 or more.",
@@ -143,6 +192,8 @@ def change_rules(event, *, actor=None, reason="", **changes):
                        "of an event use what was elected at the outset).")
     _check_pair_limit_setting(changes.get("pair_battles_per_season"))
     check_board_setting(changes)
+    if changes.get("rated") and not event.game_system.adjudicated:
+        raise DomainError("Ratings (R98) count WARLINE battles only.", field="rated")
     before = _rules_snapshot(event)
     allowed = set(before)
     unknown = set(changes) - allowed
@@ -205,6 +256,14 @@ def registration_refusal(event):
     return None
 
 
+def late_entry_allowed(event, actor):
+    """Swiss: an organizer enters a latecomer between rounds; they start with no points and are
+    paired from the next round on."""
+    return (event.format == Event.Format.SWISS
+            and event.state in (Event.State.REGISTRATION_CLOSED, Event.State.QUALIFYING)
+            and (actor is None or trust.may_organize(actor, event)))
+
+
 CONSENT = ("{name} belongs to a player: only they enter it into an event, by registering themselves or by "
            "accepting an invitation.")
 
@@ -230,6 +289,8 @@ def register(event, general, *, actor=None, seed=None):
         trust.require(trust.may_register_unclaimed(actor, general, event),  # R96
                       trust.NOT_YOUR_WALK_IN.format(name=general.name))
     refusal = registration_refusal(event)
+    if refusal and late_entry_allowed(event, actor):
+        refusal = None
     if refusal:
         raise Conflict(refusal)
     existing = event.registrations.filter(general=general).first()
@@ -368,7 +429,7 @@ def close_registration(event, *, actor=None):
     event.save()
     active = list(event.active_registrations())
     audit.record(event, actor, "registration closed", event.name, after={"registered": len(active)})
-    if len(active) % 2 == 0:
+    if len(active) % 2 == 0 or event.format == Event.Format.SWISS:  # Swiss: an odd field has a bye
         return None
     last = active[-1]
     last.status = Registration.Status.ELIMINATED
@@ -603,7 +664,12 @@ def _finished(battles_qs):
 
 
 def advance(event, *, actor=None):
-    """Moves the event on as far as its results allow: group winners, the Final Group, the Victor."""
+    """Moves the event on as far as its results allow: group winners, the Final Group, the Victor (for
+    Swiss events: the top cut's rounds and its winner, tournaments.swiss)."""
+    if event.format == Event.Format.SWISS:
+        if event.has_started:
+            swiss.advance(event, actor=actor)
+        return
     if event.kind != Event.Kind.TOURNAMENT or not event.has_started or event.state == Event.State.COMPLETE:
         return
     qualifying = list(event.groups.filter(stage=Group.Stage.QUALIFYING))

@@ -28,10 +28,11 @@ from tournaments.domain import opp_awards
 from tournaments.models import Battle, Event, General, GroupMember, Registration, SeasonMember
 from tournaments.standings.queries import ranked_entries
 from tournaments.standings.tables import group_standings, result_from_row, season_standings
+from tournaments.swiss import standings as swiss_standings
 
 # Registrations that entered the event (a pending or refused one never did).
 ENTERED = (Registration.Status.ACTIVE, Registration.Status.ELIMINATED, Registration.Status.WITHDRAWN)
-FOUGHT = (Battle.Kind.VICTORY, Battle.Kind.STALEMATE, Battle.Kind.RESOLVE)
+FOUGHT = (Battle.Kind.VICTORY, Battle.Kind.STALEMATE, Battle.Kind.RESOLVE, Battle.Kind.DRAW)
 
 
 @dataclass
@@ -43,6 +44,7 @@ class Figures:
     victories_by_condition: dict = field(default_factory=lambda: dict.fromkeys(Condition, 0))
     stalemates: int = 0
     resolves: int = 0
+    draws: int = 0  # the games without an engine (game_systems): no winner
     defeats: int = 0  # fought and lost to a victor
     forfeits_given: int = 0  # this general forfeited
     forfeits_received: int = 0  # the opponent forfeited
@@ -53,13 +55,16 @@ class Figures:
         if kind == Battle.Kind.VICTORY:
             if side["won"]:
                 self.victories += count
-                self.victories_by_condition[Condition(side["condition"])] += count
+                if side["condition"]:  # only WARLINE names a victory condition
+                    self.victories_by_condition[Condition(side["condition"])] += count
             else:
                 self.defeats += count
         elif kind == Battle.Kind.STALEMATE:
             self.stalemates += count
         elif kind == Battle.Kind.RESOLVE:
             self.resolves += count
+        elif kind == Battle.Kind.DRAW:
+            self.draws += count
         elif kind == Battle.Kind.FORFEIT:
             if side["gave"]:
                 self.forfeits_given += count
@@ -87,7 +92,7 @@ class Place:
 @dataclass(frozen=True)
 class EventLine:
     event: Event
-    opp: int
+    opp: int | None  # None: a game without OPP (game_systems other than WARLINE)
     figures: Figures
     place: Place | None  # None: no table yet (e.g. groups not formed)
 
@@ -125,6 +130,8 @@ def place_in(event, general, groups, seasons):
     tournament_done = event.state == Event.State.COMPLETE
     if event.victor_id == general.pk:
         return Place(label="1", table="", final=tournament_done, victor=True)
+    if event.format == Event.Format.SWISS:
+        return _place_in_swiss(event, general, final=tournament_done)
     if groups:
         group = max(groups, key=lambda g: (g.stage == g.Stage.FINAL, g.index))
         winner = event.victor if group.stage == group.Stage.FINAL and event.victor_id else group.winner
@@ -133,6 +140,16 @@ def place_in(event, general, groups, seasons):
         season = max(seasons, key=lambda s: s.number)
         return _place_in_table(season_standings(season), general, season.champion, season.name,
                                final=season.state == season.State.CLOSED)
+    return None
+
+
+def _place_in_swiss(event, general, *, final):
+    rows = swiss_standings.compute(event)
+    ranks = [row.rank for row in rows]
+    for row in rows:
+        if row.id == general.pk:
+            shared = ranks.count(row.rank) > 1
+            return Place(label=f"{row.rank}{'=' if shared else ''}", table="the Swiss standings", final=final)
     return None
 
 
@@ -165,9 +182,12 @@ def record(general, events):
     for side in sides:
         figures_and_opp = per_event[side["event_id"]]
         figures_and_opp[0].add(side, side["count"])
-        figures_and_opp[1] += side_opp(side, by_event[side["event_id"]].forfeit_award) * side["count"]
+        event = by_event[side["event_id"]]
+        if event.game_system.adjudicated:  # OPP are WARLINE's (R21-R23)
+            figures_and_opp[1] += side_opp(side, event.forfeit_award) * side["count"]
         totals.add(side, side["count"])
-    lines = [EventLine(event=event, opp=per_event[pk][1], figures=per_event[pk][0],
+    lines = [EventLine(event=event, opp=per_event[pk][1] if event.game_system.adjudicated else None,
+                       figures=per_event[pk][0],
                        place=place_in(event, general, groups.get(pk, []), seasons.get(pk, [])))
              for pk, event in by_event.items()]
     return Record(totals=totals, events=lines)

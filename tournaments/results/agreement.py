@@ -196,10 +196,12 @@ def _location(error):
 def claim_text(kind, winner, condition, forfeited_by):
     """A result in words, as pages and mails show it: "Ana wins by Shackle", "Ben forfeits", "Stalemate"."""
     if kind == "victory":
+        if not condition:  # the games without victory conditions (game_systems)
+            return f"{winner.name} wins"
         return f"{winner.name} wins by {CONDITION_WORDS.get(condition, condition)}"
     if kind == "forfeit":
         return f"{forfeited_by.name} forfeits"
-    return {"stalemate": "Stalemate", "resolve": "Resolve"}.get(kind, kind)
+    return {"stalemate": "Stalemate", "resolve": "Resolve", "draw": "Draw"}.get(kind, kind)
 
 
 def report_claim_text(report):
@@ -209,8 +211,10 @@ def report_claim_text(report):
 
 def _report_text(report):
     if report.kind == "victory":
+        if not report.condition:
+            return report.winner.name
         return f"{report.winner.name} by {CONDITION_WORDS.get(report.condition, report.condition)}"
-    return {"stalemate": "a Stalemate", "resolve": "a Resolve"}.get(report.kind, report.kind)
+    return {"stalemate": "a Stalemate", "resolve": "a Resolve", "draw": "a draw"}.get(report.kind, report.kind)
 
 
 def compare_with_report(report, verdict):

@@ -10,39 +10,50 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from game_systems.base import read_facts
 from tournaments import audit, locks, trust
 from tournaments.domain import Conflict, DomainError
 from tournaments.events.services import advance, battle_general
 from tournaments.leagues import seasons
-from tournaments.models import Battle, Event, General, Group, Report
+from tournaments.models import Battle, Event, General, Group, Report, SwissRound
 from tournaments.ratings.tasks import schedule_recompute
 from tournaments.standings.tables import battle_result
+from tournaments.swiss import progress as swiss
 
 RESULT_KINDS = (Battle.Kind.VICTORY, Battle.Kind.STALEMATE, Battle.Kind.RESOLVE, Battle.Kind.FORFEIT)
 
 
 def refuse_stray_winner(kind, winner):
     """A Stalemate or a Resolve has no winner: one given with it is refused, not dropped silently."""
-    if winner is not None and kind in (Battle.Kind.STALEMATE, Battle.Kind.RESOLVE):
+    if winner is not None and kind in (Battle.Kind.STALEMATE, Battle.Kind.RESOLVE, Battle.Kind.DRAW):
         raise DomainError(f"A {Battle.Kind(kind).label} has no winner: leave the winner empty, or report a "
                           "Victory.", field="winner")
 
 
 def result_shape(battle, *, kind, winner=None, condition="", forfeited_by=None, player_1=None):
-    """The one check of a result's shape, for a report and a counted result alike: its kind, the fields
-    that kind needs, and generals who are the battle's own. Returns (winner, condition, forfeited_by,
-    player_1) as the battle keeps them: the generals, the winner of a forfeit being the opponent of the
-    general who forfeited, and only the fields the kind has. (A report's own fields are refused
-    instead when they do not fit: `refuse_stray_winner`; an organizer's result over a report keeps
-    only what its kind has.)"""
+    """The one check of a result's shape, for a report and a counted result alike: its kind (one of the
+    event's game's result kinds), the fields that kind needs, and generals who are the battle's own.
+    Returns (winner, condition, forfeited_by, player_1) as the battle keeps them: the generals, the
+    winner of a forfeit being the opponent of the general who forfeited, and only the fields the kind
+    has. (A report's own fields are refused instead when they do not fit: `refuse_stray_winner`; an
+    organizer's result over a report keeps only what its kind has.)"""
     winner = battle_general(battle, winner, "winner")
     forfeited_by = battle_general(battle, forfeited_by, "forfeited_by")
     player_1 = battle_general(battle, player_1, "player_1")
-    if kind not in RESULT_KINDS:
-        raise DomainError("A result is a victory, a stalemate, a resolve or a forfeit.", field="kind")
+    system = battle.event.game_system
+    kinds = [result_kind.key for result_kind in system.result_kinds]
+    if kind not in kinds:
+        words = [result_kind.label.lower() for result_kind in system.result_kinds]
+        raise DomainError(f"A result of {system.short_name} is {', '.join(words[:-1])} or {words[-1]}.",
+                          field="kind")
+    if battle.swiss_round_id and battle.swiss_round.stage == SwissRound.Stage.TOP_CUT \
+            and not system.result_kind(kind).has_winner:
+        raise DomainError("A top-cut battle is single elimination: it needs a winner who goes on.", field="kind")
     if kind == Battle.Kind.VICTORY:
         if winner is None:
             raise DomainError("A victory needs its winner.", field="winner")
+        if not system.adjudicated:  # only WARLINE names a victory condition
+            return winner, "", None, player_1
         if condition not in Battle.Condition.values:
             raise DomainError(f"A victory needs its condition: one of {', '.join(Battle.Condition.values)}.",
                               field="condition")
@@ -54,6 +65,15 @@ def result_shape(battle, *, kind, winner=None, condition="", forfeited_by=None, 
     return None, "", None, player_1
 
 
+def result_facts(battle, facts):
+    """The raw facts of a result (game_systems: e.g. why a Reaper's Warlord game ended and the points
+    each side destroyed), checked against the game's list of them."""
+    try:
+        return read_facts(battle.event.game_system.result_facts, facts)
+    except ValueError as error:
+        raise DomainError(str(error), field="facts") from None
+
+
 @dataclass(frozen=True)
 class RecordedResult:
     battle: Battle
@@ -62,7 +82,7 @@ class RecordedResult:
 
 @transaction.atomic
 def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None, player_1=None,
-                  respect_shown=True, actor=None, reason="", action=None, attested=False):
+                  respect_shown=True, actor=None, reason="", action=None, attested=False, facts=None):
     """The single entry point for a battle's result: first report, correction and override alike.
     `action` names the audit entry when it is not a plain recording or correction (an override).
     `actor` is an organizer who does not play in the battle (R90), unless `attested`: the result of a
@@ -95,6 +115,9 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
 
     winner, condition, forfeited_by, player_1 = result_shape(
         battle, kind=kind, winner=winner, condition=condition, forfeited_by=forfeited_by, player_1=player_1)
+    facts = result_facts(battle, facts)
+    if battle.is_decided and battle.swiss_round_id:
+        swiss.refuse_late_correction(battle)
     disqualified = set(event.disqualifications.values_list("general_id", flat=True))
     if {battle.general_a_id, battle.general_b_id} & disqualified and not battle.is_decided:
         raise Conflict("A general of this battle is disqualified: the battle is not fought (R23).")
@@ -103,7 +126,9 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
     battle.kind, battle.winner, battle.condition, battle.forfeited_by = kind, winner, condition, forfeited_by
     battle.player_1, battle.respect_shown, battle.decided_at = player_1, respect_shown, timezone.now()
     battle.first_decided_at = battle.first_decided_at or battle.decided_at  # R98: a correction keeps the week
-    battle_result(battle)  # the domain validates the outcome once more before anything is saved
+    battle.facts = facts
+    if event.game_system.adjudicated:
+        battle_result(battle)  # the domain validates the outcome once more before anything is saved
     battle.save()
     if before and battle.group_id and battle.group.winner_id:
         # A correction may change who tops the group; the Final Group does not exist yet (checked above).

@@ -33,11 +33,14 @@ from tournaments.results.agreement import (
 
 
 def _check_report_shape(battle, kind, winner, condition, forfeited_by, player_1, replay):
-    recording.result_shape(battle, kind=kind, winner=winner, condition=condition, forfeited_by=forfeited_by,
-                           player_1=player_1)
+    """The report's result checked; returns the condition as the battle would keep it (none for a game
+    without victory conditions, whatever a client sent)."""
+    _winner, condition, _forfeited_by, _player_1 = recording.result_shape(
+        battle, kind=kind, winner=winner, condition=condition, forfeited_by=forfeited_by, player_1=player_1)
     recording.refuse_stray_winner(kind, winner)
     if kind == Battle.Kind.FORFEIT and replay:
         raise DomainError("A forfeited battle was not fought, so it has no replay.", field="replay")
+    return condition
 
 
 def reporter_name(report):
@@ -106,7 +109,7 @@ def window_end(report, now=None):
 
 @transaction.atomic
 def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by=None, player_1=None,
-                  replay=""):
+                  replay="", facts=None):
     """A general of the battle or an organizer reports its result (R75). An organizer's report counts
     at once. A general's report waits for the opponent, with the event's confirmation window (from
     when the opponent can act: with a replay, once the engine's verdict is in). When the opponent has
@@ -137,7 +140,10 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
         refuse_report_flood(battle, user)
     replay_text = replays.read_replay_upload(replay)
     condition = condition if kind == Battle.Kind.VICTORY else ""
-    _check_report_shape(battle, kind, winner, condition, forfeited_by, player_1, replay_text)
+    condition = _check_report_shape(battle, kind, winner, condition, forfeited_by, player_1, replay_text)
+    facts = recording.result_facts(battle, facts)
+    if replay_text and not battle.event.game_system.adjudicated:
+        raise DomainError(f"{battle.event.game_system.short_name} games have no replay to upload.", field="replay")
     if replay_text:
         player_1 = _sides_of_upload(battle, replay_text, player_1)
 
@@ -171,6 +177,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     report = Report(
         battle=battle, reported_by=user, kind=kind, winner=winner, condition=condition,
         forfeited_by=forfeited_by, player_1=player_1, replay=replay_text, status=status, status_reason=reason,
+        facts=facts,
         replay_sha256=hashlib.sha256(replay_text.encode()).hexdigest() if replay_text else "",
         replay_bytes=len(replay_text.encode()) if replay_text else None)
     if status == Report.Status.AWAITING_OPPONENT and not organizer and answering is None:
@@ -199,6 +206,9 @@ def _disagreement(waiting, report, name):
     if waiting.player_1_id and report.player_1_id and waiting.player_1_id != report.player_1_id:
         return (f"{name} reported {report.player_1.name} as Player-1, {reporter_name(waiting)} reported "
                 f"{waiting.player_1.name}; an organizer decides.")
+    if waiting.facts and report.facts and waiting.facts != report.facts:
+        return (f"{name} reported other facts of the game ({report.facts}) than {reporter_name(waiting)} "
+                f"({waiting.facts}); an organizer decides.")
     if waiting.replay and report.replay and not same_battle(waiting.replay, report.replay):
         return f"{name} uploaded another log of this battle than {reporter_name(waiting)}; an organizer decides."
     return None
@@ -235,7 +245,8 @@ def report_snapshot(report):
             "condition": report.condition or None,
             "forfeited_by": report.forfeited_by.name if report.forfeited_by_id else None,
             "player_1": report.player_1.name if report.player_1_id else None,
-            "replay": bool(report.replay), "status": report.status}
+            "replay": bool(report.replay), "status": report.status,
+            **({"facts": report.facts} if report.facts else {})}
 
 
 def _save_status(report):
@@ -248,7 +259,7 @@ def apply_report(report, actor, status, reason, *, action=None, **result_overrid
     """Writes the report's result to the battle and closes the report (and any other open report of
     the battle). Returns `recording.RecordedResult`, with the R68 offer when a forfeit reaches the limit."""
     result = {"kind": report.kind, "winner": report.winner, "condition": report.condition,
-              "forfeited_by": report.forfeited_by, "player_1": report.player_1}
+              "forfeited_by": report.forfeited_by, "player_1": report.player_1, "facts": report.facts or None}
     result.update(result_override)
     if Battle.objects.filter(pk=report.battle_id).exclude(kind="").exists():
         raise Conflict(DECIDED)  # e.g. an organizer recorded the result while this report waited

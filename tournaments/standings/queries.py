@@ -11,6 +11,7 @@ from django.core.cache import cache
 from tournaments.domain import TIEBREAKERS, opp_awards
 from tournaments.models import Event, Report
 from tournaments.standings.tables import battle_result, group_standings, season_standings
+from tournaments.swiss import standings as swiss_standings
 
 
 @dataclass(frozen=True)
@@ -175,15 +176,27 @@ def standings_document(event):
 
 def _battle_line(battle):
     return {"id": battle.pk, "where": battle.group.name if battle.group_id else
-            (battle.season.name if battle.season_id else ""), "round": battle.round, "playoff": battle.playoff,
+            (battle.season.name if battle.season_id else str(battle.swiss_round) if battle.swiss_round_id else ""), "round": battle.round, "playoff": battle.playoff,
             "general_a": _brief(battle.general_a), "general_b": _brief(battle.general_b),
             "result": battle.outcome_text() if battle.kind else None}
 
 
+def swiss_document(event):
+    """A Swiss event's standings for the scoreboard: each player's rank, score, record and tie-breaker
+    figures in the event's order."""
+    table = swiss_standings.table(event)
+    return {"tie_breakers": [{"key": key, "label": label} for key, label, _explanation in table.tie_breakers],
+            "rows": [{"rank": line.rank, "general": _brief(line.general), "score": line.score, "wins": line.wins,
+                      "draws": line.draws, "losses": line.losses, "byes": line.byes, "dropped": line.dropped,
+                      "tie_breaks": dict(line.tie_breaks)} for line in table.lines]}
+
+
 def scoreboard_document(event, latest_count=8):
     """One compact document for venue screens and overlays: every table, the battles of each
-    group's current round still to be decided, and the latest results."""
-    battles = event.battles.select_related("group", "season", "general_a", "general_b", "winner", "forfeited_by")
+    group's current round still to be decided, and the latest results (a Swiss event: its standings
+    under "swiss" and the current round's battles)."""
+    battles = event.battles.select_related("group", "season", "swiss_round", "general_a", "general_b", "winner",
+                                           "forfeited_by")
     undecided = [b for b in battles.filter(kind="").order_by("group_id", "season_id", "playoff", "round", "number")]
     current = {}
     for battle in undecided:
@@ -191,7 +204,7 @@ def scoreboard_document(event, latest_count=8):
         current.setdefault(key, battle.round)
     in_progress = [b for b in undecided if current[(b.group_id, b.season_id, b.playoff)] == b.round]
     latest = battles.exclude(kind="").exclude(decided_at=None).order_by("-decided_at", "-id")[:latest_count]
-    return {
+    document = {
         "event": {"slug": event.slug, "name": event.name, "state": event.state, "status": event.status_label,
                   "victor": _brief(event.victor)},
         "tables": [{key: table[key] for key in ("name", "stage", "decided", "rows")}
@@ -199,6 +212,9 @@ def scoreboard_document(event, latest_count=8):
         "in_progress": [_battle_line(b) for b in in_progress],
         "latest_results": [_battle_line(b) for b in latest],
     }
+    if event.format == event.Format.SWISS:
+        document["swiss"] = swiss_document(event)
+    return document
 
 
 _SLUG = re.compile(r"[-a-zA-Z0-9_]{1,100}")

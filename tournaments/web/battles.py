@@ -17,8 +17,8 @@ from tournaments.results import arranged, confirmation, reporting
 from tournaments.web.forms import (
     ArrangedBattleForm,
     DisputeForm,
-    ReportForm,
-    ResultForm,
+    report_form_for,
+    result_form_for,
     show_disqualification_offer,
     show_refusal,
 )
@@ -28,7 +28,7 @@ from tournaments.web.live import changed_under
 def _battle(request, pk):
     battle = get_object_or_404(
         Battle.objects.filter(event__in=trust.visible_events(request.user)).select_related(
-            "event", "group", "season", "general_a", "general_b", "winner", "forfeited_by", "player_1"), pk=pk)
+            "event", "group", "season", "swiss_round", "general_a", "general_b", "winner", "forfeited_by", "player_1"), pk=pk)
     if confirmation.sweep(battle.event):  # a report whose window passed counts before the page shows
         battle.refresh_from_db()
     return battle
@@ -72,9 +72,9 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
         "battle": battle, "event": battle.event, "organizer": organizer, "reports": reports,
         "latest": latest if involved else counted, "waiting": waiting, "may_report": may_report,
         "awaiting_me": awaiting_me, "disputed_by_me": disputed_by_me, "may_see_replay": involved,
-        "report_form": report_form or (ReportForm(battle=battle) if may_report and resend != "wait" else None),
+        "report_form": report_form or (report_form_for(battle) if may_report and resend != "wait" else None),
         "resend": resend,
-        "result_form": result_form or (ResultForm(battle=battle, initial=desk_line.initial)
+        "result_form": result_form or (result_form_for(battle, initial=desk_line.initial)
                                        if organizer and not closed else None),
         "desk_line": desk_line, "my_open_report": my_open_report,
         "opponent": battle.opponent_of(me) if me is not None and battle.involves(me) else None,
@@ -89,7 +89,7 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
 @require_POST
 def battle_report(request, pk):
     battle = _battle(request, pk)
-    form = ReportForm(request.POST, request.FILES, battle=battle)
+    form = report_form_for(battle, request.POST, request.FILES)
     if form.is_valid():
         try:
             report = reporting.submit_report(battle, user=request.user, player_1=form.general("player_1"),
@@ -110,7 +110,7 @@ def battle_report(request, pk):
 def battle_result(request, pk):
     """An organizer records, corrects or overrides the result directly."""
     battle = _battle(request, pk)
-    form = ResultForm(request.POST, battle=battle)
+    form = result_form_for(battle, request.POST)
     if form.is_valid():
         try:
             recorded = round_desk.record(battle, user=request.user, outcome=form.outcome(),

@@ -1,5 +1,6 @@
-"""Event day in files: the public CSV/JSON exports (as public as the event page) and the organizer's
-whole-event archive, downloaded and imported (it holds the audit trail: the organizer's only)."""
+"""Event day in files: the public CSV/JSON exports (as public as the event page), the lists export (each
+list as far as its viewer may see it: closed lists, the organizers only) and the organizer's whole-event
+archive, downloaded and imported (it holds the audit trail: the organizer's only)."""
 from __future__ import annotations
 
 import json
@@ -10,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_cache_control
 
 from tournaments import trust
 from tournaments.eventday import archive, exports
@@ -58,22 +60,33 @@ class ArchiveImportForm(forms.Form):
 
 def export(request, slug, what, fmt):
     event = get_object_or_404(trust.visible_events(request.user), slug=slug)
-    if what not in exports.BUILDERS or fmt not in ("csv", "json"):
+    if fmt not in ("csv", "json"):
         raise Http404("No such export.")
-    table = exports.BUILDERS[what](event)
+    if what == exports.LISTS and exports.has_lists(event):
+        if not exports.may_export_lists(request.user, event):
+            return refused(request, f"{event.name}'s lists are not public: only its organizers see them, and each "
+                                    "player their own.")
+        table = exports.lists_table(event, request.user)
+    elif what in exports.BUILDERS:
+        table = exports.BUILDERS[what](event)
+    else:
+        raise Http404("No such export.")
     filename = f"{event.slug}-{what}.{fmt}"
     if fmt == "json":
         response = JsonResponse(table.as_json(event), json_dumps_params={"ensure_ascii": False, "indent": 1})
     else:
         response = HttpResponse(exports.to_csv(table), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    if what == exports.LISTS:  # each viewer's own selection of lists: never kept by a shared cache
+        patch_cache_control(response, private=True, no_store=True)
     return response
 
 
 def exports_page(request, slug):
     event = get_object_or_404(trust.visible_events(request.user), slug=slug)
     return render(request, "tournaments/print/exports.html", {
-        "event": event, "exports": exports.EXPORTS, "is_organizer": trust.may_organize(request.user, event),
+        "event": event, "exports": exports.offered(event, request.user),
+        "is_organizer": trust.may_organize(request.user, event),
     })
 
 

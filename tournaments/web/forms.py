@@ -3,6 +3,7 @@ checked by the services, whose refusals are shown on the field they concern."""
 from django import forms
 from django.contrib import messages
 
+import game_systems
 from tournaments.models import VARIANT_CHOICES, Battle, Disqualification, Event
 from tournaments.timezones import default_time_zone, validate_time_zone, zone_names
 
@@ -38,6 +39,27 @@ class EventForm(forms.Form):
     name = forms.CharField(max_length=160)
     slug = forms.SlugField(max_length=80, label="Address", help_text="The event page will be /events/<address>/.")
     kind = forms.ChoiceField(choices=Event.Kind.choices)
+    game = forms.ChoiceField(choices=game_systems.choices, initial=game_systems.DEFAULT_GAME, required=False,
+                             help_text="Fixed once the event is created.")
+    format = forms.ChoiceField(choices=[("", "The game's usual format")] + Event.Format.choices, required=False,
+                               help_text="WARLINE: Organized Play groups (official), or Swiss rounds (unofficial). "
+                                         "Warlord CCG and Reaper's Warlord: Swiss rounds.")
+    swiss_rounds = forms.IntegerField(required=False, min_value=1, max_value=20, label="Swiss rounds",
+                                      help_text="Empty: suggested from the field (ceil(log2 of the players)).")
+    top_cut = forms.TypedChoiceField(choices=[(0, "No top cut"), (4, "Top 4"), (8, "Top 8"), (16, "Top 16")],
+                                     coerce=int, initial=0, required=False, label="Top cut",
+                                     help_text="Single elimination of the best players after the Swiss rounds.")
+    table_size = forms.TypedChoiceField(choices=[(2, "2 (matches)"), (3, "3"), (4, "4")], coerce=int, initial=2,
+                                        required=False, label="Players per table",
+                                        help_text="Warlord CCG may seat 3 or 4 players at a table.")
+    placement_points = forms.CharField(required=False, label="Points by place at a table",
+                                       help_text="Multiplayer tables: e.g. “4, 2, 1, 0” (first place first).")
+    scoring = forms.CharField(required=False, label="Swiss points",
+                              help_text="Win, draw, loss, bye: e.g. “3, 1, 0, 3” (the default).")
+    tie_breakers = forms.CharField(required=False, label="Tie-breakers",
+                                   help_text="In order, from those the game allows: sos (strength of schedule), "
+                                             "omw (opponents' win rate), h2h (head to head), points_destroyed "
+                                             "(Reaper's Warlord). Empty: the game's default.")
     variants = forms.MultipleChoiceField(choices=VARIANT_CHOICES, required=False,
                                          widget=forms.CheckboxSelectMultiple,
                                          label="Rules Variants and Modules",
@@ -80,6 +102,40 @@ class EventForm(forms.Form):
 
     def clean_pair_battles_per_season(self):
         return self.cleaned_data.get("pair_battles_per_season") or 1
+
+    def _numbers(self, name, count=None):
+        text = self.cleaned_data.get(name) or ""
+        if not text.strip():
+            return [] if count is None else {}
+        try:
+            numbers = [float(part) for part in text.replace(";", ",").split(",") if part.strip()]
+        except ValueError:
+            raise forms.ValidationError("Numbers separated by commas, e.g. 3, 1, 0, 3.") from None
+        numbers = [int(n) if n.is_integer() else n for n in numbers]
+        if count is not None:
+            if len(numbers) != count:
+                raise forms.ValidationError("Four numbers: win, draw, loss, bye.")
+            return dict(zip(("win", "draw", "loss", "bye"), numbers, strict=True))
+        return numbers
+
+    def clean_placement_points(self):
+        return self._numbers("placement_points")
+
+    def clean_scoring(self):
+        return self._numbers("scoring", 4)
+
+    def clean_tie_breakers(self):
+        text = self.cleaned_data.get("tie_breakers") or ""
+        return [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
+
+    def clean_game(self):
+        return self.cleaned_data.get("game") or game_systems.DEFAULT_GAME
+
+    def clean_top_cut(self):
+        return self.cleaned_data.get("top_cut") or 0
+
+    def clean_table_size(self):
+        return self.cleaned_data.get("table_size") or 2
 
     def clean(self):
         return check_dates(self, super().clean())
@@ -169,7 +225,22 @@ class DisqualifyForm(forms.Form):
         self.fields["general"].choices = [(g.pk, g.name) for g in generals]
 
 
-class OutcomeFields(forms.Form):
+class BattleGenerals:
+    """What both result forms (WARLINE's and the other games') do with the battle's two generals."""
+
+    def require_who(self, data, kind):
+        """A victory names who won, a forfeit who forfeited."""
+        if kind == "victory" and not data.get("winner") and "winner" not in self.errors:
+            self.add_error("winner", "Who won?")
+        if kind == "forfeit" and not data.get("forfeited_by") and "forfeited_by" not in self.errors:
+            self.add_error("forfeited_by", "Who forfeited?")
+
+    def general(self, name):
+        pk = self.cleaned_data.get(name)
+        return next((g for g in self.battle.generals() if g.pk == pk), None)
+
+
+class OutcomeFields(BattleGenerals, forms.Form):
     """The result of one battle, with the two generals as the only choices. Each field belongs to
     some result kinds (`USES`): static/js/result-form.js shows only those of the chosen kind, and
     `clean` refuses, with a sentence, a field filled in for a kind it does not belong to (a
@@ -207,18 +278,10 @@ class OutcomeFields(forms.Form):
         for name, kinds in self.USES.items():
             if kind not in kinds and data.get(name) not in (None, "") and name in self.fields:
                 self.add_error(name, stray_field_sentence(name, kind, label, self.fields[name].label or name))
-        if kind == "victory":
-            if not data.get("winner") and "winner" not in self.errors:
-                self.add_error("winner", "Who won?")
-            if not data.get("condition") and "condition" not in self.errors:
-                self.add_error("condition", "By which victory condition?")
-        if kind == "forfeit" and not data.get("forfeited_by") and "forfeited_by" not in self.errors:
-            self.add_error("forfeited_by", "Who forfeited?")
+        self.require_who(data, kind)
+        if kind == "victory" and not data.get("condition") and "condition" not in self.errors:
+            self.add_error("condition", "By which victory condition?")
         return data
-
-    def general(self, name):
-        pk = self.cleaned_data.get(name)
-        return next((g for g in self.battle.generals() if g.pk == pk), None)
 
     def outcome(self):
         return {"kind": self.cleaned_data["kind"], "winner": self.general("winner"),
@@ -389,3 +452,95 @@ class ArrangedBattleForm(forms.Form):
     def replay(self):
         upload = self.cleaned_data.get("replay_file")
         return upload.read() if upload else self.cleaned_data.get("replay_text", "")
+
+
+class GameOutcomeFields(BattleGenerals, forms.Form):
+    """The result of a game without an engine (game_systems: Warlord CCG, Reaper's Warlord): its kind
+    from the game's result kinds, who won or forfeited, and the raw facts the game records, each fact
+    per side shown with the two generals' names."""
+
+    USES = {"winner": ("victory",), "forfeited_by": ("forfeit",)}
+
+    kind = forms.ChoiceField(label="Result")
+    winner = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Who won")
+    forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Who forfeited")
+
+    def __init__(self, *args, battle, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.battle = battle
+        self.system = battle.event.game_system
+        self.kinds = [(kind.key, kind.label) for kind in self.system.result_kinds]
+        if battle.swiss_round_id and battle.swiss_round.stage == "top_cut":
+            self.kinds = [(kind.key, kind.label) for kind in self.system.result_kinds if kind.has_winner]
+        self.fields["kind"].choices = self.kinds
+        self.fields["kind"].widget.attrs["data-result-kind"] = ""
+        choices = [("", "—"), (battle.general_a_id, battle.general_a.name),
+                   (battle.general_b_id, battle.general_b.name)]
+        for name in ("winner", "forfeited_by"):
+            self.fields[name].choices = choices
+            self.fields[name].widget.attrs["data-kinds"] = " ".join(self.USES[name])
+        played = " ".join(kind for kind, _ in self.kinds if kind != "forfeit")
+        for fact in self.system.result_facts:
+            sides = (("a", battle.general_a.name), ("b", battle.general_b.name)) if fact.per_side else ((None, ""),)
+            for side, name in sides:
+                key = f"fact_{fact.key}" + (f"_{side}" if side else "")
+                label = f"{fact.label}: {name}" if side else fact.label
+                if fact.choices:
+                    field = forms.ChoiceField(choices=[("", "—")] + [(c, c.replace("_", " ")) for c in fact.choices],
+                                              required=False, label=label, help_text=fact.help)
+                else:
+                    field = forms.IntegerField(required=False, min_value=fact.minimum, max_value=fact.maximum,
+                                               label=label, help_text=fact.help)
+                field.widget.attrs["data-kinds"] = played
+                self.fields[key] = field
+
+    def clean(self):
+        data = super().clean()
+        kind = data.get("kind")
+        if not kind:
+            return data
+        label = dict(self.kinds)[kind]
+        for name, kinds in self.USES.items():
+            if kind not in kinds and data.get(name) not in (None, ""):
+                self.add_error(name, stray_field_sentence(name, kind, label, self.fields[name].label))
+        self.require_who(data, kind)
+        return data
+
+    def facts(self):
+        facts = {}
+        for fact in self.system.result_facts:
+            if fact.per_side:
+                value = {side: self.cleaned_data.get(f"fact_{fact.key}_{side}") for side in ("a", "b")}
+                value = {side: v for side, v in value.items() if v is not None}
+            else:
+                value = self.cleaned_data.get(f"fact_{fact.key}")
+            if value not in (None, "", {}):
+                facts[fact.key] = value
+        return facts
+
+    def outcome(self):
+        return {"kind": self.cleaned_data["kind"], "winner": self.general("winner"), "condition": "",
+                "forfeited_by": self.general("forfeited_by"), "facts": self.facts()}
+
+    def replay(self):
+        return ""
+
+
+class GameReportForm(GameOutcomeFields):
+    pass
+
+
+class GameResultForm(GameOutcomeFields):
+    reason = ResultForm.base_fields["reason"]
+
+
+def report_form_for(battle, *args, **kwargs):
+    """The players' report form of the battle's game: WARLINE's with its replay, or the game's own."""
+    form_class = ReportForm if battle.event.game_system.adjudicated else GameReportForm
+    return form_class(*args, battle=battle, **kwargs)
+
+
+def result_form_for(battle, *args, **kwargs):
+    """The organizer's result form of the battle's game."""
+    form_class = ResultForm if battle.event.game_system.adjudicated else GameResultForm
+    return form_class(*args, battle=battle, **kwargs)

@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from tournaments import trust
+from tournaments.eventday.round_desk import chosen_swiss_round, swiss_label
 from tournaments.models import Battle, Group
 from tournaments.standings.queries import schedule_by_round
 
@@ -25,6 +26,8 @@ class Sheet:
     round_label: str  # "Round 2", "Playoff", "Scheduled battles"
     battles: list  # [(table number, Battle)]
     rounds: list  # every round label of this group or season, for the page's round links
+    bye: str = ""  # Swiss: who has the round's bye
+    tables: tuple = ()  # multiplayer tables: (number, [names in seat order], table id)
 
 
 def _current(rounds):
@@ -70,6 +73,8 @@ def round_sheets(event, *, group_id=None, season_id=None, round_label=None):
     round, leaving out a group or season whose battles are all decided; `finished` names those left out,
     [(name, "group=<id>" or "season=<id>")], for a link that prints them anyway. A group or season asked
     for by its id prints even when finished."""
+    if event.is_swiss:
+        return swiss_sheets(event, round_label), []
     related = ("general_a", "general_b", "winner", "forfeited_by")
     groups = event.groups.prefetch_related(*(f"battles__{name}" for name in related))
     seasons = event.seasons.prefetch_related(*(f"battles__{name}" for name in related))
@@ -98,6 +103,19 @@ def round_sheets(event, *, group_id=None, season_id=None, round_label=None):
     if chosen and not sheets:
         raise Http404("This event has no such group or season.")
     return sheets, finished
+
+
+def swiss_sheets(event, round_label=None):
+    """A Swiss event prints one round: the latest paired (or the one asked for), its tables, its bye."""
+    labels, chosen = chosen_swiss_round(event, round_label)
+    if chosen is None:
+        return []
+    battles = chosen.battles.select_related("general_a", "general_b", "winner", "forfeited_by").order_by("number")
+    tables = tuple((table.number, [seat.general.name for seat in table.seats.all()], table.pk)
+                   for table in chosen.tables.prefetch_related("seats__general").order_by("number"))
+    return [Sheet(where=event.game_system.short_name, stage=chosen.get_stage_display(),
+                  round_label=swiss_label(chosen), battles=[(b.number, b) for b in battles], rounds=labels,
+                  bye=chosen.bye.name if chosen.bye_id else "", tables=tables)]
 
 
 def round_selection(request):
@@ -154,9 +172,15 @@ def slips(request, slug):
             url = request.build_absolute_uri(reverse("battle-detail", args=[battle.pk]))
             slip_list.append({"sheet": sheet, "table": table, "battle": battle, "url": url,
                               "url_lines": breakable_url(url), "qr": qr_svg(url, f"Battle page: {url}")})
+        for number, names, table_id in sheet.tables:
+            url = request.build_absolute_uri(reverse("table-detail", args=[table_id]))
+            slip_list.append({"sheet": sheet, "table": number, "players": names, "places": range(1, len(names) + 1),
+                              "url": url, "url_lines": breakable_url(url), "qr": qr_svg(url, f"Table page: {url}")})
+    system = event.game_system
     return render(request, "tournaments/print/slips.html", {
         "event": event, "slips": slip_list, "sheets": sheets, "finished": finished,
         "query": request.GET.urlencode(),
-        "kinds": [k for k in Battle.Kind.choices if k[0] != Battle.Kind.UNPLAYED_DQ],
-        "conditions": Battle.Condition.choices,
+        "kinds": [(kind.key, kind.label) for kind in system.result_kinds],
+        "conditions": Battle.Condition.choices if system.adjudicated else [],
+        "facts": system.result_facts,
     })

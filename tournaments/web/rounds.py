@@ -9,7 +9,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from tournaments.domain import DomainError
 from tournaments.eventday import round_desk
 from tournaments.models import Battle, Report
-from tournaments.web.forms import ResultForm, show_disqualification_offer, show_refusal
+from tournaments.web.forms import result_form_for, show_disqualification_offer, show_refusal
 from tournaments.web.live import changed_under
 from tournaments.web.organizer import organizer_event
 from tournaments.web.printouts import round_selection
@@ -17,7 +17,7 @@ from tournaments.web.printouts import round_selection
 
 def result_form(line, data=None):
     """The one result form of a battle, its ids distinct from the other battles' on the same page."""
-    return ResultForm(data, battle=line.battle, initial=line.initial, auto_id=f"id_b{line.battle.pk}_%s")
+    return result_form_for(line.battle, data, initial=line.initial, auto_id=f"id_b{line.battle.pk}_%s")
 
 
 @login_required

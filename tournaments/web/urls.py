@@ -1,6 +1,18 @@
 from django.urls import include, path
 
-from tournaments.web import account_settings, battles, organizer, players, profiles, ratings, rounds, views
+from tournaments.web import (
+    account_settings,
+    battles,
+    lists,
+    organizer,
+    players,
+    profiles,
+    ratings,
+    rounds,
+    swiss,
+    tables,
+    views,
+)
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -11,9 +23,13 @@ urlpatterns = [
     path("events/<slug:slug>/manage/", organizer.event_manage, name="event-manage"),
     path("events/<slug:slug>/audit/", organizer.event_audit, name="event-audit"),
     path("events/<slug:slug>/round/", rounds.round_page, name="event-round"),
+    path("events/<slug:slug>/swiss/", swiss.swiss_act, name="event-swiss"),
+    path("events/<slug:slug>/lists/", lists.event_lists, name="event-lists"),
+    path("events/<slug:slug>/lists/<int:general_id>/", lists.list_detail, name="event-list-detail"),
     path("events/<slug:slug>/details/", account_settings.event_details, name="event-details"),
     path("events/<slug:slug>/report/", battles.league_report, name="league-report"),
     path("battles/<int:pk>/", battles.battle_detail, name="battle-detail"),
+    path("tables/<int:pk>/", tables.table_detail, name="table-detail"),
     path("battles/<int:pk>/replay/", battles.battle_replay, name="battle-replay"),
     path("battles/<int:pk>/report/", battles.battle_report, name="battle-report"),
     path("battles/<int:pk>/result/", battles.battle_result, name="battle-result"),

@@ -20,6 +20,8 @@ from tournaments.standings.queries import (
     with_open_report_status,
 )
 from tournaments.standings.tables import group_standings, season_standings
+from tournaments.web.lists import list_summary
+from tournaments.web.swiss import swiss_panel
 
 IN_PLAY = (Event.State.QUALIFYING, Event.State.FINAL, Event.State.PLAYOFF, Event.State.IN_SEASON,
            Event.State.OFF_SEASON)
@@ -136,6 +138,8 @@ def event_detail(request, slug):
         and event.registrations.filter(general=me, status="active").exists()
         and event.season_taking_battles() is not None,
         "seasons": [_season_panel(season) for season in event.seasons.select_related("champion").order_by("-number")],
+        "swiss": swiss_panel(event, request.user),
+        "lists": list_summary(event, request.user),
     }
     return render(request, "tournaments/event_detail.html", context)
 

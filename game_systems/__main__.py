@@ -1,0 +1,5 @@
+import sys
+
+from game_systems.cli import main
+
+sys.exit(main())

@@ -1,0 +1,202 @@
+"""Multiplayer tables of a Swiss round (Warlord CCG, 3-4 players): seating, and a table's result by the
+same trust model as a two-player battle. A seated player reports the elimination order; it counts once
+every other player at the table confirmed it, or an organizer decided (with a reason when it differs
+from a report or corrects a counted result). Nobody counts alone: a player who disputes stops it until
+an organizer decides. Every step takes the event's lock first and writes its audit entry.
+"""
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+from django.utils import timezone
+
+from pairings.tables import check_table_result, seat_tables
+from tournaments import audit, locks, trust
+from tournaments.domain import Conflict, DomainError
+from tournaments.models import General, Table, TableReport, TableSeat
+from tournaments.swiss import progress
+
+
+def seat_round(event, swiss_round, entrants, previous_tablemates):
+    """Seats the round's tables by score, no repeat table-mates while avoidable (pairings.tables)."""
+    seating = seat_tables(entrants, event.table_size, previous_tablemates)
+    for number, players in enumerate(seating, start=1):
+        table = Table.objects.create(event=event, swiss_round=swiss_round, number=number)
+        TableSeat.objects.bulk_create([TableSeat(table=table, general_id=general, seat=seat)
+                                       for seat, general in enumerate(players, start=1)])
+    return seating
+
+
+def previous_tablemates(event):
+    mates: dict[int, set[int]] = {}
+    for table in Table.objects.filter(event=event).prefetch_related("seats"):
+        seated = [seat.general_id for seat in table.seats.all()]
+        for general in seated:
+            mates.setdefault(general, set()).update(g for g in seated if g != general)
+    return {general: frozenset(others) for general, others in mates.items()}
+
+
+def seated_ids(table):
+    return list(table.seats.order_by("seat").values_list("general_id", flat=True))
+
+
+def _names(table):
+    return dict(General.objects.filter(pk__in=seated_ids(table)).values_list("pk", "name"))
+
+
+def check_result(table, eliminations, finished):
+    """The elimination order as the table keeps it (general ids), or a DomainError naming the players."""
+    seated = seated_ids(table)
+    try:
+        eliminations = [int(general) for general in eliminations]
+    except (TypeError, ValueError):
+        raise DomainError("The elimination order is a list of the generals' ids, first out first.",
+                          field="eliminations") from None
+    left = [general for general in seated if general not in eliminations]
+    winner = left[0] if finished and len(left) == 1 else None
+    problems = check_table_result(seated, eliminations, winner, bool(finished))
+    if finished and len(left) != 1:
+        problems = problems or ["A finished game has exactly one player left, the winner."]
+    if problems:
+        names = _names(table)
+        sentence = " ".join(re.sub(r"[Pp]layer (\d+)", lambda m: names.get(int(m[1]), f"general {m[1]}"), p)
+                            for p in problems)
+        raise DomainError(sentence, field="eliminations")
+    return eliminations
+
+
+def _seated_general(user, table):
+    mine = trust.general_of(user)
+    return mine if mine is not None and mine.pk in seated_ids(table) else None
+
+
+def _claim(report):
+    return (tuple(report.eliminations), report.finished)
+
+
+def result_text(table, eliminations, finished):
+    names = _names(table)
+    seated = seated_ids(table)
+    left = [names[g] for g in seated if g not in eliminations]
+    out = ", then ".join(names.get(g, "?") for g in eliminations) or "nobody"
+    if finished:
+        return f"{left[0]} wins; out: {out}"
+    return f"Unfinished ({', '.join(left)} still in); out: {out}"
+
+
+@transaction.atomic
+def report_table(table, *, user, eliminations, finished=True):
+    """A seated player reports the table's result (it waits for every other player's confirmation), or
+    an organizer records it (it counts at once). A second player's report with the same result
+    confirms the first; a different one disputes both for an organizer."""
+    locks.event(table.event_id)
+    table = Table.objects.select_related("event", "swiss_round").get(pk=table.pk)
+    organizer = trust.may_organize(user, table.event)
+    mine = _seated_general(user, table)
+    trust.require(mine is not None or organizer, "Only the players at this table and the event's organizers may "
+                                                  "report its result.")
+    if table.is_decided:
+        raise Conflict("This table has a counted result: only an organizer's correction changes it now.")
+    eliminations = check_result(table, eliminations, finished)
+    if mine is None:  # an organizer not playing here decides
+        return decide_table(table, user=user, eliminations=eliminations, finished=finished, reason="")
+    open_reports = list(table.reports.filter(status__in=(TableReport.Status.AWAITING, TableReport.Status.DISPUTED)))
+    for older in open_reports:
+        if older.reported_by_id == user.pk:
+            older.status, older.status_reason = TableReport.Status.SUPERSEDED, "A newer report replaced it."
+            older.save(update_fields=["status", "status_reason"])
+    others = [r for r in open_reports if r.reported_by_id != user.pk]
+    report = TableReport.objects.create(table=table, reported_by=user, eliminations=eliminations,
+                                        finished=bool(finished), confirmed_by=[mine.pk])
+    audit.record(table.event, user, "table reported", str(table),
+                 after={"result": result_text(table, eliminations, finished)})
+    for other in others:
+        if other.status == TableReport.Status.AWAITING and _claim(other) == _claim(report):
+            report.status = TableReport.Status.SUPERSEDED
+            report.status_reason = "The same result as an earlier report: counted as a confirmation of it."
+            report.save(update_fields=["status", "status_reason"])
+            return _confirm(other, mine, user)
+        if _claim(other) != _claim(report):
+            why = f"{mine.name} reported another result; an organizer decides."
+            for disputed in (other, report):
+                disputed.status, disputed.status_reason = TableReport.Status.DISPUTED, why
+                disputed.save(update_fields=["status", "status_reason"])
+            audit.record(table.event, user, "table disputed", str(table), reason=why)
+    return report
+
+
+def _confirm(report, general, user):
+    if general.pk not in report.confirmed_by:
+        report.confirmed_by = [*report.confirmed_by, general.pk]
+        report.save(update_fields=["confirmed_by"])
+    audit.record(report.table.event, user, "table confirmed", str(report.table), after={"by": general.name})
+    if set(seated_ids(report.table)) <= set(report.confirmed_by):
+        report.status, report.status_reason = TableReport.Status.CONFIRMED, "Every player confirmed it."
+        report.save(update_fields=["status", "status_reason"])
+        _count(report.table, report.eliminations, report.finished, actor=user, reason="Every player confirmed it.",
+               attested=True)
+    return report
+
+
+@transaction.atomic
+def confirm_table(report, *, user):
+    """Another player at the table confirms the report; once every player has, it counts."""
+    locks.event(report.table.event_id)
+    report = TableReport.objects.select_related("table", "table__event").get(pk=report.pk)
+    mine = _seated_general(user, report.table)
+    trust.require(mine is not None, "Only the players at this table confirm its report.")
+    if report.status != TableReport.Status.AWAITING:
+        raise Conflict(f"This report is {report.get_status_display().lower()}: nothing to confirm.")
+    return _confirm(report, mine, user)
+
+
+@transaction.atomic
+def dispute_table(report, *, user, reason):
+    """A player at the table disputes the report: it stays disputed until an organizer decides."""
+    locks.event(report.table.event_id)
+    report = TableReport.objects.select_related("table", "table__event").get(pk=report.pk)
+    mine = _seated_general(user, report.table)
+    trust.require(mine is not None, "Only the players at this table dispute its report.")
+    if not (reason or "").strip():
+        raise DomainError("Say what is wrong with the report.", field="reason")
+    if report.status != TableReport.Status.AWAITING:
+        raise Conflict(f"This report is {report.get_status_display().lower()}: nothing to dispute.")
+    report.status, report.status_reason = TableReport.Status.DISPUTED, f"{mine.name}: {reason.strip()}"
+    report.save(update_fields=["status", "status_reason"])
+    audit.record(report.table.event, user, "table disputed", str(report.table), reason=reason.strip())
+    return report
+
+
+@transaction.atomic
+def decide_table(table, *, user, eliminations, finished=True, reason=""):
+    """An organizer records, decides or corrects a table's result. A reason is needed to correct a
+    counted result or to decide otherwise than an open report."""
+    locks.event(table.event_id)
+    table = Table.objects.select_related("event", "swiss_round").get(pk=table.pk)
+    if user is not None:
+        trust.require(trust.may_organize(user, table.event) and _seated_general(user, table) is None,
+                      "Only an organizer who does not play at this table decides its result.")
+    eliminations = check_result(table, eliminations, finished)
+    open_reports = table.reports.filter(status__in=(TableReport.Status.AWAITING, TableReport.Status.DISPUTED))
+    differs = any(_claim(r) != (tuple(eliminations), bool(finished)) for r in open_reports)
+    if (table.is_decided or differs) and not (reason or "").strip():
+        raise DomainError("Give a reason: it corrects a counted result or decides otherwise than a player's "
+                          "report, and is kept in the audit trail.", field="reason")
+    open_reports.update(status=TableReport.Status.DECIDED, status_reason=reason or "Decided by an organizer.")
+    _count(table, eliminations, finished, actor=user, reason=reason)
+    return table
+
+
+def _count(table, eliminations, finished, *, actor, reason, attested=False):
+    if table.event.state == table.event.State.COMPLETE:
+        raise Conflict(f"{table.event.name} is complete: its results can no longer change.")
+    before = {"result": result_text(table, table.eliminations, table.finished)} if table.is_decided else None
+    if table.is_decided:
+        progress.refuse_table_correction(table)
+    table.eliminations, table.finished, table.decided_at = list(eliminations), bool(finished), timezone.now()
+    table.save(update_fields=["eliminations", "finished", "decided_at"])
+    audit.record(table.event, actor, "table result corrected" if before else "table result recorded", str(table),
+                 before=before, after={"result": result_text(table, eliminations, finished)},
+                 reason=reason or ("Every player confirmed it." if attested else ""))
+    progress.advance(locks.event(table.event_id), actor=actor)
