@@ -17,6 +17,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 import game_systems
+from pairings.top_cut import CUT_SIZES
 from tournaments import audit, locks, trust
 from tournaments.domain import (
     Conflict,
@@ -141,7 +142,7 @@ def check_game_settings(kind, details):
     if details["format"] == Event.Format.SWISS and kind != Event.Kind.TOURNAMENT:
         raise DomainError("Swiss rounds are for tournaments; a league schedules its battles by season.",
                           field="format")
-    if details.get("top_cut") not in (None, 0, 4, 8, 16):
+    if details.get("top_cut") not in (None, 0, *CUT_SIZES):
         raise DomainError("A top cut is of 4, 8 or 16 players (or 0 for none).", field="top_cut")
     rounds = details.get("swiss_rounds")
     if rounds is not None and not 1 <= rounds <= 20:

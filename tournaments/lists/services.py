@@ -7,8 +7,6 @@ writes its audit entry, so two submissions at once get consecutive versions, nev
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -183,12 +181,6 @@ def recheck(event):
             latest.violations = violations
             latest.accepted_by, latest.accepted_reason, latest.accepted_at = None, "", None
             latest.save(update_fields=["violations", "accepted_by", "accepted_reason", "accepted_at"])
-
-
-@dataclass(frozen=True)
-class PoolResult:
-    cards: int
-    errors: list[dict]
 
 
 @transaction.atomic

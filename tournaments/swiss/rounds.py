@@ -23,8 +23,6 @@ from tournaments.swiss.progress import (
     undecided,
 )
 
-TOP_CUT_SIZES = (0, 4, 8, 16)
-
 
 def pairing_refusal(event):
     """Why the next Swiss round cannot be paired now, or None."""
