@@ -503,6 +503,10 @@ class TableReport(models.Model):
     confirmed_by = models.JSONField(default=list, help_text="Ids of the generals who stand behind it.")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.AWAITING)
     status_reason = models.TextField(blank=True, default="")
+    confirm_by = models.DateTimeField(null=True, blank=True, db_index=True,
+                                      help_text="When the report counts by itself unless a player at the table "
+                                                "disputes it (the event's confirmation window, R75); empty: an "
+                                                "organizer decides.")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -124,3 +124,14 @@ def format_dates(event) -> str:
 
 def today_in(event) -> date:
     return timezone.now().astimezone(zone_of(event)).date()
+
+
+def duration_text(minutes: int) -> str:
+    """A confirmation window in words: "30 minutes", "3 days", "2 hours"."""
+    if minutes % (24 * 60) == 0:
+        days = minutes // (24 * 60)
+        return f"{days} day{'s' if days != 1 else ''}"
+    if minutes % 60 == 0:
+        hours = minutes // 60
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"

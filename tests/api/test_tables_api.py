@@ -37,6 +37,7 @@ def test_a_table_counts_once_every_player_confirms_and_standings_score_by_place(
     order = {"eliminations": [third.pk, second.pk], "finished": True}
     reported = as_user(first.user).post(f"/api/v1/tables/{table['id']}/report/", order, format="json")
     assert reported.status_code == 201 and reported.json()["status"] == "awaiting", reported.content
+    assert reported.json()["confirm_by"]  # it counts by itself after the window unless disputed (R75)
     report_id = reported.json()["id"]
     for general in (second, third):
         confirmed = as_user(general.user).post(f"/api/v1/tables/{table['id']}/reports/{report_id}/confirm/", {},

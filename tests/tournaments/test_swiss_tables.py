@@ -147,3 +147,55 @@ def test_a_player_reports_on_the_table_page(event, organizer, client):
     client.force_login(third.user)
     client.post(f"/tables/{table.pk}/", {"action": "confirm", "report": report.pk})
     assert Table.objects.get(pk=table.pk).is_decided
+
+
+def test_a_table_report_counts_by_itself_when_the_window_passes_without_a_dispute(event, organizer):
+    """R75 for tables: the other players' time is the event's confirmation window."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.results import confirmation
+
+    table = rounds.pair_next_round(event, actor=organizer).tables.first()
+    first, second, third = players_of(table)
+    report = tables.report_table(table, user=first.user, eliminations=[third.pk, second.pk])
+    assert report.confirm_by is not None
+    tables.confirm_table(report, user=second.user)  # the third player never answers
+    assert confirmation.confirm_expired(now=timezone.now() + timedelta(minutes=5)) == []
+    later = timezone.now() + event.confirmation_window + timedelta(minutes=1)
+    [confirmed] = confirmation.confirm_expired(now=later)
+    assert confirmed.report.pk == report.pk and third.name in confirmed.report.status_reason
+    assert Table.objects.get(pk=table.pk).eliminations == [third.pk, second.pk]
+
+
+def test_a_disputed_table_report_never_counts_by_itself(event, organizer):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.results import confirmation
+
+    table = rounds.pair_next_round(event, actor=organizer).tables.first()
+    first, second, third = players_of(table)
+    report = tables.report_table(table, user=first.user, eliminations=[third.pk, second.pk])
+    tables.dispute_table(report, user=third.user, reason="Wrong order.")
+    assert confirmation.confirm_expired(now=timezone.now() + timedelta(days=40)) == []
+    assert not Table.objects.get(pk=table.pk).is_decided
+
+
+def test_with_a_walk_in_at_the_table_nobody_counts_alone(organizer):
+    """A general without an account cannot answer: the report waits for an organizer, no window."""
+    event = services.create_event(name="Walk-in Tables", slug="walk-in-tables", actor=organizer,
+                                  game="warlord-ccg-4e", table_size=3, swiss_rounds=1)
+    players = []
+    for name in ("Ana", "Bo"):
+        general = General.objects.create(name=name, user=get_user_model().objects.create_user(name.lower()))
+        services.register(event, general, actor=general.user)
+        players.append(general)
+    walk_in = General.objects.create(name="Cy", created_by=organizer)
+    services.register(event, walk_in, actor=organizer)
+    services.close_registration(event, actor=organizer)
+    table = rounds.pair_next_round(event, actor=organizer).tables.get()
+    report = tables.report_table(table, user=players[0].user, eliminations=[walk_in.pk, players[1].pk])
+    assert report.confirm_by is None

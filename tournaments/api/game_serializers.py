@@ -220,7 +220,8 @@ class TableReportSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = models.TableReport
-        fields = ["id", "status", "status_reason", "eliminations", "finished", "confirmed_by", "created_at"]
+        fields = ["id", "status", "status_reason", "eliminations", "finished", "confirmed_by", "confirm_by",
+                  "created_at"]
 
 
 class TableSerializer(serializers.ModelSerializer):

@@ -109,7 +109,7 @@ SWISS_ROUND_FIELDS = ("stage", "number", "rematches", "paired_at")
 # written as the archive's general references.
 TABLE_FIELDS = ("number", "finished", "decided_at")
 TABLE_SEAT_FIELDS = ("seat",)
-TABLE_REPORT_FIELDS = ("finished", "status", "status_reason", "created_at")
+TABLE_REPORT_FIELDS = ("finished", "status", "status_reason", "confirm_by", "created_at")
 TABLE_GENERAL_LISTS = ("eliminations",)
 TABLE_REPORT_GENERAL_LISTS = ("eliminations", "confirmed_by")
 LIST_VERSION_FIELDS = ("version", "submitted_at", "text", "content", "violations", "accepted_reason", "accepted_at")

@@ -18,15 +18,17 @@ from django.utils import timezone
 
 from tournaments import audit, trust
 from tournaments.domain import DomainError
-from tournaments.models import Report
+from tournaments.models import Report, TableReport
 from tournaments.results import reporting
+from tournaments.swiss import tables
+from tournaments.timezones import duration_text as window_text
 
 logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
 class AutoConfirmed:
-    report: Report
+    report: Report | TableReport
     offer_disqualification: object = None  # R68: the General whose forfeits reached the limit
 
 
@@ -70,6 +72,14 @@ def confirm_expired(now=None, event=None, *, wait=True):
             logger.warning("report %s not confirmed automatically this time: %s", pk, error)
         except Exception:  # one report's failure never stops the others
             logger.exception("report %s not confirmed automatically", pk)
+    for pk in list(tables.expired_reports(now, event).values_list("pk", flat=True)):
+        try:  # a multiplayer table's report: the same window, the other players' time (R75)
+            if tables.confirm_expired(pk, now, wait=wait):
+                confirmed.append(AutoConfirmed(TableReport.objects.get(pk=pk)))
+        except (DomainError, DatabaseError) as error:
+            logger.warning("table report %s not confirmed automatically this time: %s", pk, error)
+        except Exception:
+            logger.exception("table report %s not confirmed automatically", pk)
     return confirmed
 
 
@@ -78,21 +88,11 @@ def sweep(event):
     fails the request that shows the event, nor waits for another request's locks (NOWAIT): a report
     it cannot confirm now is left to the next request or the periodic job, with a logged warning."""
     try:
-        if expired_reports(event=event).exists():
+        if expired_reports(event=event).exists() or tables.expired_reports(event=event).exists():
             return confirm_expired(event=event, wait=False)
     except Exception:
         logger.exception("the sweep of %s failed; the request goes on without it", getattr(event, "slug", event))
     return []
-
-
-def window_text(minutes):
-    if minutes % (24 * 60) == 0:
-        days = minutes // (24 * 60)
-        return f"{days} day{'s' if days != 1 else ''}"
-    if minutes % 60 == 0:
-        hours = minutes // 60
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 @shared_task(name="tournaments.confirm_expired_reports", ignore_result=True)

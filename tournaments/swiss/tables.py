@@ -1,8 +1,10 @@
 """Multiplayer tables of a Swiss round (Warlord CCG, 3-4 players): seating, and a table's result by the
 same trust model as a two-player battle. A seated player reports the elimination order; it counts once
-every other player at the table confirmed it, or an organizer decided (with a reason when it differs
-from a report or corrects a counted result). Nobody counts alone: a player who disputes stops it until
-an organizer decides. Every step takes the event's lock first and writes its audit entry.
+every other player at the table confirmed it, when the event's confirmation window passes with no
+dispute (R75: the window measures the other players' time; with a player nobody can answer for, there
+is none), or when an organizer decided (with a reason when it differs from a report or corrects a
+counted result). A player who disputes stops it until an organizer decides. Every step takes the
+event's lock first and writes its audit entry.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from tournaments import audit, locks, trust
 from tournaments.domain import Conflict, DomainError
 from tournaments.models import General, Table, TableReport, TableSeat
 from tournaments.swiss import progress
+from tournaments.timezones import duration_text
 
 
 def seat_round(event, swiss_round, entrants, previous_tablemates):
@@ -105,25 +108,61 @@ def report_table(table, *, user, eliminations, finished=True):
     for older in open_reports:
         if older.reported_by_id == user.pk:
             older.status, older.status_reason = TableReport.Status.SUPERSEDED, "A newer report replaced it."
-            older.save(update_fields=["status", "status_reason"])
+            older.confirm_by = None
+            older.save(update_fields=["status", "status_reason", "confirm_by"])
     others = [r for r in open_reports if r.reported_by_id != user.pk]
     report = TableReport.objects.create(table=table, reported_by=user, eliminations=eliminations,
-                                        finished=bool(finished), confirmed_by=[mine.pk])
+                                        finished=bool(finished), confirmed_by=[mine.pk],
+                                        confirm_by=window_end(table, mine))
     audit.record(table.event, user, "table reported", str(table),
                  after={"result": result_text(table, eliminations, finished)})
     for other in others:
         if other.status == TableReport.Status.AWAITING and _claim(other) == _claim(report):
-            report.status = TableReport.Status.SUPERSEDED
+            report.status, report.confirm_by = TableReport.Status.SUPERSEDED, None
             report.status_reason = "The same result as an earlier report: counted as a confirmation of it."
-            report.save(update_fields=["status", "status_reason"])
+            report.save(update_fields=["status", "status_reason", "confirm_by"])
             return _confirm(other, mine, user)
         if _claim(other) != _claim(report):
             why = f"{mine.name} reported another result; an organizer decides."
             for disputed in (other, report):
-                disputed.status, disputed.status_reason = TableReport.Status.DISPUTED, why
-                disputed.save(update_fields=["status", "status_reason"])
+                disputed.status, disputed.status_reason, disputed.confirm_by = TableReport.Status.DISPUTED, why, None
+                disputed.save(update_fields=["status", "status_reason", "confirm_by"])
             audit.record(table.event, user, "table disputed", str(table), reason=why)
     return report
+
+
+def window_end(table, reporter):
+    """When a player's report counts by itself: the event's window from now, or None when a player at
+    the table cannot answer (an unclaimed general, an account gone): then an organizer decides."""
+    others = General.objects.filter(pk__in=[pk for pk in seated_ids(table) if pk != reporter.pk])
+    if any(trust.cannot_answer(general) for general in others):
+        return None
+    return timezone.now() + table.event.confirmation_window
+
+
+def expired_reports(now=None, event=None):
+    reports = TableReport.objects.filter(status=TableReport.Status.AWAITING, confirm_by__lte=now or timezone.now())
+    if event is not None:
+        reports = reports.filter(table__event=event)
+    return reports.order_by("confirm_by", "pk")
+
+
+@transaction.atomic
+def confirm_expired(report_pk, now, *, wait=True):
+    """Counts a report whose window passed with no dispute; False when it was answered meanwhile."""
+    event_id = TableReport.objects.values_list("table__event_id", flat=True).get(pk=report_pk)
+    locks.event(event_id, wait=wait)
+    report = TableReport.objects.select_related("table", "table__event").get(pk=report_pk)
+    if report.status != TableReport.Status.AWAITING or report.confirm_by is None or report.confirm_by > now:
+        return False
+    silent = [g.name for g in General.objects.filter(pk__in=seated_ids(report.table))
+              if g.pk not in report.confirmed_by]
+    why = (f"Confirmed automatically: {', '.join(silent)} did not confirm or dispute it within "
+           f"{duration_text(report.table.event.confirmation_minutes)}.")
+    report.status, report.status_reason, report.confirm_by = TableReport.Status.CONFIRMED, why, None
+    report.save(update_fields=["status", "status_reason", "confirm_by"])
+    _count(report.table, report.eliminations, report.finished, actor=None, reason=why, attested=True)
+    return True
 
 
 def _confirm(report, general, user):
@@ -133,7 +172,8 @@ def _confirm(report, general, user):
     audit.record(report.table.event, user, "table confirmed", str(report.table), after={"by": general.name})
     if set(seated_ids(report.table)) <= set(report.confirmed_by):
         report.status, report.status_reason = TableReport.Status.CONFIRMED, "Every player confirmed it."
-        report.save(update_fields=["status", "status_reason"])
+        report.confirm_by = None
+        report.save(update_fields=["status", "status_reason", "confirm_by"])
         _count(report.table, report.eliminations, report.finished, actor=user, reason="Every player confirmed it.",
                attested=True)
     return report
@@ -163,7 +203,8 @@ def dispute_table(report, *, user, reason):
     if report.status != TableReport.Status.AWAITING:
         raise Conflict(f"This report is {report.get_status_display().lower()}: nothing to dispute.")
     report.status, report.status_reason = TableReport.Status.DISPUTED, f"{mine.name}: {reason.strip()}"
-    report.save(update_fields=["status", "status_reason"])
+    report.confirm_by = None
+    report.save(update_fields=["status", "status_reason", "confirm_by"])
     audit.record(report.table.event, user, "table disputed", str(report.table), reason=reason.strip())
     return report
 
@@ -183,7 +224,8 @@ def decide_table(table, *, user, eliminations, finished=True, reason=""):
     if (table.is_decided or differs) and not (reason or "").strip():
         raise DomainError("Give a reason: it corrects a counted result or decides otherwise than a player's "
                           "report, and is kept in the audit trail.", field="reason")
-    open_reports.update(status=TableReport.Status.DECIDED, status_reason=reason or "Decided by an organizer.")
+    open_reports.update(status=TableReport.Status.DECIDED, status_reason=reason or "Decided by an organizer.",
+                        confirm_by=None)
     _count(table, eliminations, finished, actor=user, reason=reason)
     return table
 

@@ -10,6 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from tournaments import trust
 from tournaments.domain import DomainError
 from tournaments.models import Table, TableReport
+from tournaments.results import confirmation
 from tournaments.swiss import tables as table_steps
 from tournaments.web.forms import show_refusal
 
@@ -41,6 +42,8 @@ class TableResultForm(forms.Form):
 def table_detail(request, pk):
     table = get_object_or_404(Table.objects.filter(event__in=trust.visible_events(request.user))
                               .select_related("event", "swiss_round"), pk=pk)
+    if confirmation.sweep(table.event):  # a report whose window passed counts before the page shows
+        table.refresh_from_db()
     event = table.event
     seated = [seat.general for seat in table.seats.select_related("general").order_by("seat")]
     me = trust.general_of(request.user)

@@ -10,7 +10,8 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         confirmed = confirm_expired()
         for item in confirmed:
-            self.stdout.write(f"confirmed report {item.report.pk}: {item.report.battle}")
+            where = item.report.table if hasattr(item.report, "table") else item.report.battle
+            self.stdout.write(f"confirmed report {item.report.pk}: {where}")
             if item.offer_disqualification:
                 self.stdout.write(f"  {item.offer_disqualification.name} has reached the forfeit limit: "
                                   "disqualification may be offered (R68).")
