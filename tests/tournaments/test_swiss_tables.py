@@ -199,3 +199,17 @@ def test_with_a_walk_in_at_the_table_nobody_counts_alone(organizer):
     table = rounds.pair_next_round(event, actor=organizer).tables.get()
     report = tables.report_table(table, user=players[0].user, eliminations=[walk_in.pk, players[1].pk])
     assert report.confirm_by is None
+
+
+def test_the_round_page_lists_the_tables_and_where_each_report_is(event, organizer, client):
+    paired = rounds.pair_next_round(event, actor=organizer)
+    reported, disputed = paired.tables.order_by("number")
+    first, second, third = players_of(reported)
+    tables.report_table(reported, user=first.user, eliminations=[third.pk, second.pk])
+    a, b, c = players_of(disputed)
+    report = tables.report_table(disputed, user=a.user, eliminations=[c.pk, b.pk])
+    tables.dispute_table(report, user=c.user, reason="Wrong order.")
+    client.force_login(organizer)
+    page = client.get(f"/events/{event.slug}/round/").content.decode()
+    assert f"/tables/{reported.pk}/" in page and "Reported, waiting for the other players" in page
+    assert f"/tables/{disputed.pk}/" in page and "Disputed: an organizer decides" in page

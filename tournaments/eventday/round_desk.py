@@ -22,10 +22,11 @@ from django.utils import timezone
 
 from tournaments import trust
 from tournaments.domain import Conflict
-from tournaments.models import Adjudication, Battle, Event, General, Group, Report, SwissRound
+from tournaments.models import Adjudication, Battle, Event, General, Group, Report, SwissRound, TableReport
 from tournaments.results import reporting
 from tournaments.results.agreement import claim_text, map_generals, variants_sentence
 from tournaments.standings.queries import schedule_by_round
+from tournaments.swiss.tables import result_text
 
 LABELS = {"waiting": "Waiting for a report", "reported": "Reported", "checking": "Being checked by the engine",
           "checked": "Checked by the engine", "disputed": "Disputed", "counted": "Counted"}
@@ -104,6 +105,17 @@ class Desk:
     disputes: list  # Lines, oldest first, over the whole event
     confirmations: list  # Lines, the soonest to count by itself first
     now: datetime
+    tables: list = field(default_factory=list)  # TableLines of the chosen round (multiplayer tables)
+
+
+@dataclass(frozen=True)
+class TableLine:
+    """A multiplayer table on the desk: who sits there, its counted result or where its report is."""
+
+    table: object
+    players: list
+    result: str  # the counted result in words, or ""
+    waiting: str  # "disputed", "reported", or "" (no open report)
 
 
 # --- reading one battle -----------------------------------------------------------------------------
@@ -293,7 +305,23 @@ def gather(event, *, user=None, group_id=None, season_id=None, round_label=None,
     disputes, confirmations = waiting_lines(event, now=now)
     for line in (*[line for sheet in sheets for line in sheet.lines], *disputes, *confirmations):
         line.own = mine is not None and line.battle.involves(mine)
-    return Desk(event=event, sheets=sheets, disputes=disputes, confirmations=confirmations, now=now)
+    return Desk(event=event, sheets=sheets, disputes=disputes, confirmations=confirmations, now=now,
+                tables=_table_lines(event, round_label) if event.table_size > 2 else [])
+
+
+def _table_lines(event, round_label):
+    _labels, chosen = chosen_swiss_round(event, round_label)
+    if chosen is None:
+        return []
+    lines = []
+    for table in chosen.tables.prefetch_related("seats__general", "reports").order_by("number"):
+        statuses = {report.status for report in table.reports.all()}
+        waiting = ("disputed" if TableReport.Status.DISPUTED in statuses
+                   else "reported" if TableReport.Status.AWAITING in statuses else "")
+        lines.append(TableLine(table=table, players=[seat.general.name for seat in table.seats.all()],
+                               result=result_text(table, table.eliminations, table.finished)
+                               if table.is_decided else "", waiting=waiting))
+    return lines
 
 
 def swiss_label(swiss_round):
