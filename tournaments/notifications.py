@@ -64,7 +64,8 @@ KINDS = {
 # waits for the user's answer.
 ACCOUNT = "account"
 # Audit actions whose step schedules new battles.
-PAIRING_ACTIONS = {"groups formed", "final group formed", "playoff scheduled", "battle scheduled"}
+PAIRING_ACTIONS = {"groups formed", "final group formed", "playoff scheduled", "battle scheduled",
+                   "round paired", "top cut started", "top cut round paired"}
 
 
 # --- preferences ------------------------------------------------------------------------------------
@@ -203,6 +204,8 @@ def _safely(function, *args):
 # --- what the mails say -----------------------------------------------------------------------------
 
 def _where(battle):
+    if battle.swiss_round_id:
+        return f"{battle.swiss_round}, table {battle.number}"
     where = battle.group.name if battle.group_id else (battle.season.name if battle.season_id else "")
     if battle.playoff:
         label = "playoff"
@@ -382,7 +385,7 @@ def pairings_made(event_id):
     if event is None:
         return
     battles = (event.battles.filter(kind="", reports__isnull=True)
-               .select_related("group", "season", "general_a__user", "general_b__user")
+               .select_related("group", "season", "swiss_round", "general_a__user", "general_b__user")
                .order_by("group__stage", "group__index", "season__number", "playoff", "round", "number"))
     mine = {}
     for battle in battles:
