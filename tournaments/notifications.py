@@ -46,9 +46,12 @@ from tournaments.models import (
     NotificationSettings,
     OrganizerInvitation,
     Report,
+    Table,
+    TableReport,
 )
 from tournaments.results import outbox
 from tournaments.results.agreement import report_claim_text
+from tournaments.swiss.tables import result_text
 from tournaments.timezones import format_event_time, zone_of
 
 logger = logging.getLogger(__name__)
@@ -384,6 +387,8 @@ def pairings_made(event_id):
     event = Event.objects.filter(pk=event_id).first()
     if event is None:
         return
+    if event.table_size > 2:
+        tables_seated(event)
     battles = (event.battles.filter(kind="", reports__isnull=True)
                .select_related("group", "season", "swiss_round", "general_a__user", "general_b__user")
                .order_by("group__stage", "group__index", "season__number", "playoff", "round", "number"))
@@ -412,6 +417,43 @@ def pairings_made(event_id):
             Notification.objects.bulk_create(
                 [Notification(user=general.user, kind=kind, key=f"battle:{b.pk}:pairing", subject=subject,
                               sent=True) for b in new[1:]], ignore_conflicts=True)
+
+
+def tables_seated(event):
+    """A multiplayer round (Warlord CCG tables): each seated player hears of their table, once."""
+    tables = (Table.objects.filter(event=event, finished__isnull=True, reports__isnull=True)
+              .select_related("swiss_round").prefetch_related("seats__general__user"))
+    for table in tables:
+        seated = [seat.general for seat in table.seats.all()]
+        for general in seated:
+            if general.user_id is None:
+                continue
+            others = ", ".join(other.name for other in seated if other.pk != general.pk)
+            subject = f"[{event.name}] Your table: {table.swiss_round}, table {table.number}"
+            body = (f"{general.name} plays at {table.swiss_round}, table {table.number}, with {others}.\n"
+                    f"{site_url(reverse('table-detail', args=[table.pk]))}\n\n"
+                    f"The event: {site_url(reverse('event-detail', args=[event.slug]))}")
+            deliver(general.user, ["pairings"], f"table:{table.pk}:seat:{general.pk}", subject, body)
+
+
+def table_report_waiting(report_id):
+    """A table's report waits for the other players at the table: each hears of it, with its deadline."""
+    report = (TableReport.objects.filter(pk=report_id, status=TableReport.Status.AWAITING)
+              .select_related("table__event", "table__swiss_round", "reported_by").first())
+    if report is None:
+        return
+    table, event = report.table, report.table.event
+    seated = [seat.general for seat in table.seats.select_related("general__user")]
+    result = result_text(table, report.eliminations, report.finished)
+    deadline = (f"It counts by itself at {format_event_time(report.confirm_by, event)} unless disputed."
+                if report.confirm_by else "An organizer decides it.")
+    for general in seated:
+        if general.pk in report.confirmed_by or general.user_id is None:
+            continue
+        subject = f"[{event.name}] Confirm the result of {table.swiss_round}, table {table.number}"
+        body = (f"The result reported for {table.swiss_round}, table {table.number}: {result}.\n{deadline}\n"
+                f"Confirm or dispute it: {site_url(reverse('table-detail', args=[table.pk]))}")
+        deliver(general.user, ["confirmations"], f"table-report:{report.pk}:{general.pk}", subject, body)
 
 
 def organizer_invited(invitation_id):
@@ -444,6 +486,12 @@ def report_saved(sender, instance, created, update_fields=None, raw=False, **kwa
     elif instance.status == Report.Status.DISPUTED and instance.answered_by_id is not None:
         # A general disputed it (the engine's disputes go out with its verdict, below).
         _after_commit(report_disputed, instance.pk)
+
+
+@receiver(post_save, sender=TableReport, dispatch_uid="notifications.table_report_saved")
+def table_report_saved(sender, instance, created, raw=False, **kwargs):
+    if created and not raw and instance.status == TableReport.Status.AWAITING:
+        _after_commit(table_report_waiting, instance.pk)
 
 
 @receiver(post_init, sender=Adjudication, dispatch_uid="notifications.adjudication_loaded")
