@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.imports import imported_names
+
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = Path(__file__).parent / "examples"
 GAMES = {"warlord-ccg-4e": "warlord_ccg", "reaper-warlord": "reaper_warlord"}
@@ -92,11 +94,6 @@ def test_unusable_input_exits_2_with_a_sentence_and_no_traceback(args, sentence,
 
 def test_game_systems_never_import_django():
     """The game systems are pure, like rules_engine: a checker runs anywhere (tests, the command line)."""
-    import ast
-
     for path in (ROOT / "game_systems").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else (
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            for name in names:
-                assert not name.startswith(("django", "tournaments", "opp")), f"{path}: imports {name}"
+        for name in imported_names(path):
+            assert not name.startswith(("django", "tournaments", "opp")), f"{path}: imports {name}"
