@@ -21,13 +21,24 @@ ensure_venv() {
   local stamp=".venv/.installed-$(cat "$@" | sha256sum | cut -c1-16)"
   if [ ! -f "$stamp" ]; then
     echo "==> installing $* into .venv"
+    # The stamp says "installed"; it is written only after every step succeeded, so an install that
+    # failed (no network, a package gone) is tried again on the next run instead of leaving a .venv
+    # that lacks Django for good.
+    rm -f .venv/.installed-*
     .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip 2>&1 | grep -v '^WARNING: Location' || true
     local args=()
     for file in "$@"; do args+=(-r "$file"); done
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check "${args[@]}" 2>&1 \
-      | grep -v '^WARNING: Location' || true
+    local log
+    log="$(mktemp)"
+    if ! .venv/bin/python -m pip install --quiet --disable-pip-version-check "${args[@]}" >"$log" 2>&1; then
+      grep -v '^WARNING: Location' "$log" >&2 || true
+      rm -f "$log"
+      echo "error: installing $* into .venv failed (see above); the next run tries again." >&2
+      exit 2
+    fi
+    grep -v '^WARNING: Location' "$log" || true
+    rm -f "$log"
     .venv/bin/python -m pip check >/dev/null || { echo "error: pip check failed in .venv" >&2; exit 2; }
-    rm -f .venv/.installed-*
     touch "$stamp"
   fi
 }
