@@ -3,7 +3,6 @@
 the services (tournaments.lists, tournaments.swiss) ask the same rules again and refuse with a
 sentence (errors.py: 400, 403, 409)."""
 import json
-from collections import Counter
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
@@ -110,13 +109,12 @@ def _rounds(event, stage):
 def standings_body(event):
     table = swiss_standings.table(event)
     labels = {key: label for key, label, _explanation in table.tie_breakers}
-    per_rank = Counter(line.rank for line in table.lines)
     scoring = table.scoring
     return {
         "scoring": {"win": scoring.win, "draw": scoring.draw, "loss": scoring.loss, "bye": scoring.bye},
         "tie_breakers": [{"key": key, "label": label, "explanation": explanation}
                          for key, label, explanation in table.tie_breakers],
-        "lines": [{"rank": line.rank, "shared": per_rank[line.rank] > 1, "general": line.general,
+        "lines": [{"rank": line.rank, "shared": line.shared, "general": line.general,
                    "score": line.score, "wins": line.wins, "draws": line.draws, "losses": line.losses,
                    "byes": line.byes, "dropped": line.dropped,
                    "tie_breaks": [{"key": key, "label": labels.get(key, key), "value": value}

@@ -377,8 +377,7 @@ def swiss_standings_table(event):
     """The Swiss standings (tournaments.swiss.standings.table): a column per tie-breaker of the event,
     in its order, named as the game names it."""
     table = swiss_standings.table(event)
-    ranks = [line.rank for line in table.lines]
-    rows = [{"place": line.rank, "shared": ranks.count(line.rank) > 1, "general": line.general.name,
+    rows = [{"place": line.rank, "shared": line.shared, "general": line.general.name,
              "score": line.score, "wins": line.wins, "draws": line.draws, "losses": line.losses, "byes": line.byes,
              **dict(line.tie_breaks), "dropped": line.dropped,
              "decided": event.victor_id is not None and event.victor_id == line.general.pk}

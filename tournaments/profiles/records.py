@@ -145,11 +145,11 @@ def place_in(event, general, groups, seasons):
 
 def _place_in_swiss(event, general, *, final):
     rows = swiss_standings.compute(event)
-    ranks = [row.rank for row in rows]
+    shared = swiss_standings.shared_ranks(rows)
     for row in rows:
         if row.id == general.pk:
-            shared = ranks.count(row.rank) > 1
-            return Place(label=f"{row.rank}{'=' if shared else ''}", table="the Swiss standings", final=final)
+            return Place(label=f"{row.rank}{'=' if row.rank in shared else ''}", table="the Swiss standings",
+                         final=final)
     return None
 
 

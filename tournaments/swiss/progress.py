@@ -59,9 +59,7 @@ def advance(event, *, actor=None):
         battles = list(cut.battles.order_by("number"))
         if any(not battle.kind for battle in battles):
             return
-        # A disqualified player's battle is not fought: the opponent goes on.
-        winners = [battle.winner_id or (battle.general_b_id if battle.forfeited_by_id == battle.general_a_id
-                                        else battle.general_a_id) for battle in battles]
+        winners = [standings.winner_id(battle) for battle in battles]  # a top-cut battle has one
         if len(winners) == 1:
             _crown(event, winners[0], actor, f"Won the final of the top {event.top_cut}.")
             return

@@ -2,6 +2,7 @@
 them) and its byes, scored by the event's scoring and ranked by its tie-breakers."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 from django.db.models import Q
@@ -30,6 +31,15 @@ def tie_breakers_of(event) -> tuple[str, ...]:
     return tuple(event.tie_breakers or event.game_system.default_tie_breakers)
 
 
+def winner_id(battle) -> int | None:
+    """Whom a decided battle counts for: its winner; for a battle not fought because a player was
+    disqualified while paired, the opponent, as for a forfeit (the R23 of Swiss events: a round without
+    points would punish the opponent, and in a top cut the opponent goes on); None for a draw."""
+    if battle.kind == Battle.Kind.UNPLAYED_DQ:
+        return battle.general_b_id if battle.forfeited_by_id == battle.general_a_id else battle.general_a_id
+    return battle.winner_id
+
+
 def games_of(event, *, before_round=None) -> list[SwissGame]:
     """Every decided Swiss game and bye, from each player's side."""
     outcomes = event.game_system.outcomes
@@ -43,13 +53,10 @@ def games_of(event, *, before_round=None) -> list[SwissGame]:
                                "facts"):
         destroyed = (battle.facts or {}).get("points_destroyed", {})
         if battle.kind == Battle.Kind.UNPLAYED_DQ:
-            # A player disqualified while the round is paired: the opponent wins the game, as for a
-            # forfeit (the R23 of Swiss events, where a point-less round would punish the opponent).
             first, second = "win", "loss"
-            winner = battle.general_b_id if battle.forfeited_by_id == battle.general_a_id else battle.general_a_id
         else:
             first, second = outcomes[battle.kind]
-            winner = battle.winner_id
+        winner = winner_id(battle)
         for me, other, side in ((battle.general_a_id, battle.general_b_id, "a"),
                                 (battle.general_b_id, battle.general_a_id, "b")):
             outcome = first if winner in (None, me) else second  # no winner: a draw for both
@@ -119,6 +126,13 @@ class Line:
     byes: int
     tie_breaks: tuple[tuple[str, float], ...]
     dropped: bool
+    shared: bool  # equal with another player on the score and every tie-breaker
+
+
+def shared_ranks(rows) -> set[int]:
+    """The ranks more than one player holds (standings show 1, 2, 2, 4)."""
+    held = Counter(row.rank for row in rows)
+    return {rank for rank, players in held.items() if players > 1}
 
 
 @dataclass(frozen=True)
@@ -135,9 +149,10 @@ def table(event) -> SwissTable:
     keys = tie_breakers_of(event)
     labels = {t.key: t for t in event.game_system.tie_breakers}  # the keys were checked against these
     described = tuple((key, labels[key].label, labels[key].explanation) for key in keys if key in labels)
+    shared = shared_ranks(rows)
     return SwissTable(lines=[Line(rank=row.rank, general=generals[row.id], score=row.score, wins=row.wins,
                              draws=row.draws, losses=row.losses, byes=row.byes, tie_breaks=row.tie_breaks,
-                             dropped=row.dropped) for row in rows],
+                             dropped=row.dropped, shared=row.rank in shared) for row in rows],
                  tie_breakers=described, scoring=scoring_of(event),
                  placement_points=placement_points_of(event))
 

@@ -14,6 +14,7 @@ from tournaments.eventday.round_desk import swiss_label
 from tournaments.lists import services as lists
 from tournaments.models import Battle, Event, General, SwissRound, Table
 from tournaments.swiss import rounds, standings
+from tournaments.swiss.progress import undecided
 from tournaments.swiss.tables import result_text
 
 
@@ -54,9 +55,9 @@ def swiss_panel(event, user):
         "may_pair": organizer and refusal is None,
         "may_set_rounds": organizer and event.state not in (Event.State.COMPLETE, Event.State.FINAL),
         "pairing_refusal": refusal if event.state != Event.State.REGISTRATION else None,
+        # start_top_cut's own conditions (its battles and tables all counted: progress.undecided).
         "may_start_cut": organizer and event.top_cut and not cut_started and played >= rounds.planned_rounds(event)
-        and refusal is not None and not Battle.objects.filter(event=event, swiss_round__isnull=False,
-                                                               kind="").exists() and event.state != "complete",
+        and not undecided(event) and event.state != Event.State.COMPLETE,
         "may_drop": my_registration is not None and my_registration.dropped_after_round is None
         and event.state in (Event.State.REGISTRATION_CLOSED, Event.State.QUALIFYING),
         "organizer": organizer,
