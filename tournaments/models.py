@@ -180,6 +180,10 @@ class Event(models.Model):
     description = models.TextField(blank=True, default="", help_text="A few lines for the event list.")
     time_zone = models.CharField(max_length=64, default=default_time_zone, validators=[validate_time_zone],
                                  help_text="IANA name, e.g. Europe/Berlin: every time of the event is shown in it.")
+    embed_origins = models.TextField(
+        blank=True, default="",
+        help_text="Other sites that may show this event's standings widget in a frame: one origin a line, "
+                  "e.g. https://club.example; * for any site; empty: this site only.")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -756,6 +760,13 @@ class NotificationSettings(models.Model):
     decisions = models.BooleanField(default=True, help_text="A report of an event I organize waits for an "
                                                             "organizer's decision (nobody can answer it).")
 
+    language = models.CharField(max_length=12, blank=True, default="",
+                                help_text="The language of my mails and pages (a code of LANGUAGES); empty: the "
+                                          "site's default.")
+    calendar_token = models.CharField(
+        max_length=64, blank=True, default="", db_index=True,
+        help_text="The secret in the address of my own calendar feed; empty: no feed yet. A new one ends the old.")
+
     KINDS = ("confirmations", "disputes", "verdicts", "pairings", "decisions")
 
     class Meta:
@@ -776,8 +787,14 @@ class Notification(models.Model):
     kind = models.CharField(max_length=16)
     key = models.CharField(max_length=80)
     subject = models.CharField(max_length=200)
-    sent = models.BooleanField(default=False, help_text="False: the mail server refused it (see error).")
+    body = models.TextField(blank=True, default="", help_text="The mail's text as queued (footer included).")
+    sent = models.BooleanField(default=False, help_text="False: waiting to be sent, or given up (see error).")
     error = models.CharField(max_length=300, blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Tries to hand it to the mail server.")
+    next_attempt_at = models.DateTimeField(
+        null=True, blank=True, db_index=True,
+        help_text="When it is (next) to be sent; empty once sent or given up.")
+    sent_at = models.DateTimeField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -865,3 +882,65 @@ class SignupInvitation(models.Model):
 
     def __str__(self):
         return f"{self.code} ({'used' if self.used_at else 'open'})"
+
+
+class WebhookEndpoint(models.Model):
+    """An HTTPS address that hears of an event's happenings (tournaments.webhooks): registered by an
+    organizer for one event, or by site staff for every event (`event` empty)."""
+
+    class Kind(models.TextChoices):
+        PAIRINGS_PUBLISHED = "pairings.published", "Pairings published"
+        REPORT_WAITING = "report.waiting", "A report waits for confirmation"
+        RESULT_COUNTED = "result.counted", "A result counted"
+        STANDINGS_CHANGED = "standings.changed", "Standings changed"
+        EVENT_FINISHED = "event.finished", "Event finished"
+
+    event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks",
+                              help_text="Empty: every event of the site (site staff only).")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="webhook_endpoints")
+    url = models.URLField(max_length=500)
+    secret = models.CharField(max_length=80, help_text="Signs every delivery (HMAC-SHA256); shown to the owner.")
+    kinds = models.JSONField(default=list, help_text="The kinds of happening it wants (values of Kind).")
+    active = models.BooleanField(default=True)
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    disabled_reason = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self):
+        return self.url
+
+
+class WebhookDelivery(models.Model):
+    """One happening sent (or to be sent) to one endpoint: the signed body exactly as sent, every try
+    counted, the last answer kept."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Waiting to be sent"
+        DELIVERED = "delivered", "Delivered"
+        FAILED = "failed", "Given up"
+
+    endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
+    delivery_id = models.UUIDField(unique=True)
+    key = models.CharField(max_length=120, help_text="What it reports, so one happening is queued once.")
+    kind = models.CharField(max_length=40)
+    body = models.TextField(help_text="The JSON body exactly as signed and sent.")
+    state = models.CharField(max_length=12, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    response_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    response_excerpt = models.CharField(max_length=300, blank=True, default="")
+    error = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name_plural = "webhook deliveries"
+        constraints = [models.UniqueConstraint(fields=["endpoint", "key"], name="webhook_delivery_once")]
+
+    def __str__(self):
+        return f"{self.kind} to {self.endpoint}"
