@@ -1,0 +1,91 @@
+"""Work that must never hold a request: mails and webhook deliveries.
+
+With workers (REDIS_URL set) a job is a Celery task, sent after the commit of what caused it. The
+embedded default has no worker (Celery runs tasks eagerly, inside the request): there the job goes to
+one thread of this process, which runs it after the response, one job at a time, and every
+`OPP_BACKGROUND_SWEEP_SECONDS` runs the registered sweeps (mails and deliveries due for another try),
+as Celery beat does with workers.
+
+The durable record of a job is always a row written with the change it reports (a `Notification`, a
+`WebhookDelivery`): a job lost here (the process stopped) is found again by the next sweep.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+
+from django.conf import settings
+from django.db import connections
+
+logger = logging.getLogger(__name__)
+
+_jobs: queue.Queue = queue.Queue()
+_sweeps: list = []
+_thread: threading.Thread | None = None
+_start_lock = threading.Lock()
+
+
+def workers_run() -> bool:
+    """True when jobs go to Celery workers; False in the embedded default (no REDIS_URL)."""
+    return not settings.CELERY_TASK_ALWAYS_EAGER
+
+
+def run_later(task, *args) -> None:
+    """Runs the Celery task `task` with `args` outside this request: on a worker when workers run, else
+    on this process's background thread. `OPP_BACKGROUND_INLINE` (a test setting) runs it at once.
+    Raises the broker's error when workers run but the broker does not answer: the caller's row stays
+    due and the sweep sends it."""
+    if workers_run():
+        task.delay(*args)
+    elif getattr(settings, "OPP_BACKGROUND_INLINE", False):
+        task.apply(args=args)
+    else:
+        _ensure_thread()
+        _jobs.put((task, args))
+
+
+def register_sweep(function) -> None:
+    """`function()` runs on the background thread every OPP_BACKGROUND_SWEEP_SECONDS (embedded default)."""
+    if function not in _sweeps:
+        _sweeps.append(function)
+
+
+def drain() -> None:
+    """Waits until the background thread has run every job handed to it (tests, and a clean shutdown)."""
+    _jobs.join()
+
+
+def _ensure_thread() -> None:
+    global _thread
+    with _start_lock:
+        if _thread is None or not _thread.is_alive():
+            _thread = threading.Thread(target=_loop, name="opp-background", daemon=True)
+            _thread.start()
+
+
+def _loop() -> None:
+    period = getattr(settings, "OPP_BACKGROUND_SWEEP_SECONDS", 30)
+    while True:
+        try:
+            task, args = _jobs.get(timeout=period)
+        except queue.Empty:
+            _run_sweeps()
+            continue
+        try:
+            task.apply(args=args)
+        except Exception:  # noqa: BLE001 - a job's failure is its row's business; the thread goes on
+            logger.exception("background job %s%r failed", getattr(task, "name", task), args)
+        finally:
+            connections.close_all()
+            _jobs.task_done()
+
+
+def _run_sweeps() -> None:
+    for sweep in list(_sweeps):
+        try:
+            sweep()
+        except Exception:  # noqa: BLE001
+            logger.exception("background sweep %s failed", getattr(sweep, "__name__", sweep))
+        finally:
+            connections.close_all()
