@@ -14,8 +14,10 @@ from __future__ import annotations
 import logging
 import queue
 import threading
+import time
 
 from django.conf import settings
+from django.core.signals import request_started
 from django.db import connections
 
 logger = logging.getLogger(__name__)
@@ -51,9 +53,34 @@ def register_sweep(function) -> None:
         _sweeps.append(function)
 
 
+def _start_with_the_first_request(**kwargs) -> None:
+    """The embedded default: the sweeps start with the process's first request, not its first job, so mails
+    and deliveries left due by a restart go without waiting for a new step to start the thread."""
+    request_started.disconnect(_start_with_the_first_request, dispatch_uid="opp-background-start")
+    if _sweeps and not workers_run() and not getattr(settings, "OPP_BACKGROUND_INLINE", False):
+        _ensure_thread()
+
+
+request_started.connect(_start_with_the_first_request, dispatch_uid="opp-background-start")
+
+
 def drain() -> None:
     """Waits until the background thread has run every job handed to it (tests, and a clean shutdown)."""
     _jobs.join()
+
+
+_STOP = object()
+
+
+def stop(timeout: float = 5.0) -> None:
+    """Ends the background thread once it has run the jobs handed to it (tests; a clean shutdown). The next
+    job or request starts a new one."""
+    global _thread
+    with _start_lock:
+        thread, _thread = _thread, None
+    if thread is not None and thread.is_alive():
+        _jobs.put((_STOP, ()))
+        thread.join(timeout)
 
 
 def _ensure_thread() -> None:
@@ -66,12 +93,18 @@ def _ensure_thread() -> None:
 
 def _loop() -> None:
     period = getattr(settings, "OPP_BACKGROUND_SWEEP_SECONDS", 30)
+    next_sweep = time.monotonic() + period
     while True:
-        try:
-            task, args = _jobs.get(timeout=period)
-        except queue.Empty:
+        if time.monotonic() >= next_sweep:  # also while jobs keep coming: a busy site still retries its mails
             _run_sweeps()
+            next_sweep = time.monotonic() + period
+        try:
+            task, args = _jobs.get(timeout=max(next_sweep - time.monotonic(), 0.01))
+        except queue.Empty:
             continue
+        if task is _STOP:
+            _jobs.task_done()
+            return
         try:
             task.apply(args=args)
         except Exception:  # noqa: BLE001 - a job's failure is its row's business; the thread goes on

@@ -25,6 +25,9 @@ from tests import engine_under_test  # noqa: E402
 
 # Touching the settings loads them, so pytest-django's own pytest_configure sets Django up.
 django_settings.INSTALLED_APPS  # noqa: B018
+# Background jobs (mails, webhook deliveries: opp/background.py) run at once, after the commit of the step,
+# so a test reads mail.outbox right after an action; tests/mail turns it off to prove the real path.
+django_settings.OPP_BACKGROUND_INLINE = True
 
 TEST_REDIS_URL = os.environ.get("OPP_TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
 
