@@ -1,18 +1,52 @@
-"""The Redis cache backend keeps one client per connection pool and behaves as Django's."""
-import pytest
+"""The cache: Django's Redis cache behind a wrapper that uses public APIs only, degrading to process memory
+while Redis does not answer."""
+import ast
+from pathlib import Path
 
-from opp.cache import ReusingRedisCache
+import pytest
+from django.core.cache.backends.base import BaseCache
+from django_redis.cache import RedisCache
+
+from opp.cache import DegradingRedisCache
 
 
 @pytest.mark.redis
-def test_the_redis_cache_stores_and_reuses_its_client(redis_url):
-    cache = ReusingRedisCache(redis_url, {"KEY_PREFIX": "test-cache"})
+def test_the_cache_stores_in_redis_as_djangos_redis_cache_does(redis_url):
+    cache = DegradingRedisCache(redis_url, {"KEY_PREFIX": "test-cache"})
     cache.set("scoreboard-head:x", {"revision": 7}, timeout=30)
     assert cache.get("scoreboard-head:x") == {"revision": 7}
+    assert RedisCache(redis_url, {"KEY_PREFIX": "test-cache"}).get("scoreboard-head:x") == {"revision": 7}
+    assert cache.add("throttle", 1) and not cache.add("throttle", 5) and cache.incr("throttle", 2) == 3
+    assert cache.get_many(["throttle", "scoreboard-head:x", "none"]) == {"throttle": 3,
+                                                                        "scoreboard-head:x": {"revision": 7}}
     cache.delete("scoreboard-head:x")
-    assert cache.get("scoreboard-head:x") is None
-    client = cache._cache
-    assert client.get_client(write=True) is client.get_client(write=True)
+    assert cache.get("scoreboard-head:x") is None and cache.has_key("throttle")
+
+
+@pytest.mark.redis
+def test_clear_deletes_this_caches_keys_and_never_the_brokers(redis_url):
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    client.set("celery", b"a queued job")
+    cache = DegradingRedisCache(redis_url, {"KEY_PREFIX": "test-cache"})
+    cache.set_many({"a": 1, "b": 2})
+    other = DegradingRedisCache(redis_url, {"KEY_PREFIX": "other-site"})
+    other.set("a", "theirs")
+    cache.clear()
+    assert cache.get_many(["a", "b"]) == {} and other.get("a") == "theirs"
+    assert client.get("celery") == b"a queued job"
+
+
+def test_the_cache_uses_no_private_name_of_django_or_redis():
+    """A Django upgrade may change the Redis backend's private methods: the wrapper reaches only public
+    ones (its own underscored attributes, on self, are its business)."""
+    tree = ast.parse(Path(__file__).resolve().parents[2].joinpath("opp", "cache.py").read_text())
+    foreign = [node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+               and node.attr.startswith("_") and not node.attr.endswith("__")  # super().__init__ is public
+               and not (isinstance(node.value, ast.Name) and node.value.id == "self")]
+    assert foreign == []
+    assert issubclass(DegradingRedisCache, BaseCache) and not issubclass(DegradingRedisCache, RedisCache)
 
 
 def _dead_redis_url():
@@ -25,8 +59,6 @@ def _dead_redis_url():
 
 
 def test_a_redis_cache_that_does_not_answer_degrades_to_process_memory_with_a_warning(caplog):
-    from opp.cache import DegradingRedisCache
-
     cache = DegradingRedisCache(_dead_redis_url(), {"KEY_PREFIX": "test-cache",
                                                     "OPTIONS": {"socket_connect_timeout": 0.5}})
     with caplog.at_level("WARNING", logger="opp.cache"):
@@ -41,12 +73,13 @@ def test_a_redis_cache_that_does_not_answer_degrades_to_process_memory_with_a_wa
 
 @pytest.mark.redis
 def test_the_degrading_cache_uses_redis_again_once_it_answers(redis_url):
-    from opp.cache import DegradingRedisCache
-
     cache = DegradingRedisCache(redis_url, {"KEY_PREFIX": "test-cache"})
-    cache._down_until = 0.0
+    cache.down_until = float("inf")  # degraded: the stand-in answers
+    cache.set("shared", "in memory")
+    assert RedisCache(redis_url, {"KEY_PREFIX": "test-cache"}).get("shared") is None
+    cache.down_until = 0.0  # RETRY_AFTER has passed
     cache.set("shared", "in redis")
-    assert ReusingRedisCache(redis_url, {"KEY_PREFIX": "test-cache"}).get("shared") == "in redis"
+    assert RedisCache(redis_url, {"KEY_PREFIX": "test-cache"}).get("shared") == "in redis"
 
 
 def test_the_api_and_the_report_page_answer_while_the_redis_cache_does_not(client, settings, django_user_model):
@@ -71,60 +104,78 @@ def test_the_api_and_the_report_page_answer_while_the_redis_cache_does_not(clien
 
 
 class FakeRedis:
-    """The few commands Django's Redis cache sends, on a dict, and a switch to make it stop answering;
-    what it holds survives an outage, as a Redis restarted with its data does."""
+    """A Redis database on a dict, with a switch to make it stop answering; what it holds survives an outage,
+    as a Redis restarted with its data does. `cache()` is Django's cache API over it (what the wrapper's
+    primary offers), the object itself the few redis-py commands of the wrapper's scanning client."""
 
     def __init__(self):
         self.data, self.up = {}, True
 
-    def _answer(self):
+    def answer(self):
         if not self.up:
             import redis
 
             raise redis.ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    def get(self, key):
-        self._answer()
-        return self.data.get(key)
-
-    def set(self, key, value, ex=None, nx=False):
-        self._answer()
-        if nx and key in self.data:
-            return None
-        self.data[key] = value
-        return True
-
     def delete(self, *keys):
-        self._answer()
+        self.answer()
         return sum(self.data.pop(key, None) is not None for key in keys)
-
-    def exists(self, key):
-        self._answer()
-        return int(key in self.data)
-
-    def flushdb(self):
-        self._answer()
-        self.data.clear()
-        return True
 
     def scan_iter(self, match, count=None):
         import fnmatch
 
-        self._answer()
+        self.answer()
         return [key for key in list(self.data) if fnmatch.fnmatchcase(key, match)]
+
+    def cache(self, prefix):
+        return FakeRedisCache(self, prefix)
+
+
+class FakeRedisCache(BaseCache):
+    def __init__(self, redis, prefix):
+        super().__init__({"KEY_PREFIX": prefix})
+        self.redis = redis
+
+    def _key(self, key, version):
+        self.redis.answer()
+        return self.make_key(key, version=version)
+
+    def add(self, key, value, timeout=None, version=None):
+        made = self._key(key, version)
+        if made in self.redis.data:
+            return False
+        self.redis.data[made] = value
+        return True
+
+    def get(self, key, default=None, version=None):
+        return self.redis.data.get(self._key(key, version), default)
+
+    def set(self, key, value, timeout=None, version=None):
+        self.redis.data[self._key(key, version)] = value
+
+    def delete(self, key, version=None):
+        return self.redis.data.pop(self._key(key, version), None) is not None
+
+    def delete_many(self, keys, version=None):
+        for key in keys:
+            self.delete(key, version=version)
+
+    def has_key(self, key, version=None):
+        return self._key(key, version) in self.redis.data
+
+    def clear(self):
+        raise AssertionError("the wrapper never flushes the database")
 
 
 def _cache_over(fake):
-    from opp.cache import DegradingRedisCache
-
     cache = DegradingRedisCache("redis://127.0.0.1:1/0", {"KEY_PREFIX": "opp"})
-    cache._cache.get_client = lambda key=None, *, write=False: fake
+    cache.primary, cache.scan_client = fake.cache("opp"), fake
     return cache
 
 
 def _redis_answers_again(cache, fake):
     fake.up = True
-    cache._down_until = 0.0  # RETRY_AFTER has passed
+    cache.down_until = 0.0  # RETRY_AFTER has passed
 
 
 def test_a_scoreboard_head_deleted_during_an_outage_is_not_served_stale_afterwards():
@@ -150,7 +201,7 @@ def test_a_second_outage_does_not_serve_what_the_first_one_kept():
     _redis_answers_again(cache, fake)
     cache.set("scoreboard-head:cup", {"revision": 2}, timeout=3600)
     fake.up = False
-    cache._down_until = 0.0
+    cache.down_until = 0.0
     assert cache.get("scoreboard-head:cup") is None  # not the revision 1 of the first outage
 
 
@@ -160,15 +211,13 @@ def test_a_recovery_that_fails_keeps_what_it_must_delete():
     cache.set("scoreboard-head:cup", {"revision": 1}, timeout=3600)
     fake.up = False
     cache.delete("scoreboard-head:cup")
-    cache._down_until = 0.0  # Redis is tried again and still does not answer
+    cache.down_until = 0.0  # Redis is tried again and still does not answer
     assert cache.get("scoreboard-head:cup") is None
     _redis_answers_again(cache, fake)
     assert cache.get("scoreboard-head:cup") is None
 
 
 def test_a_clear_or_too_many_changes_during_an_outage_delete_this_caches_keys_only(monkeypatch):
-    from opp.cache import DegradingRedisCache
-
     fake = FakeRedis()
     cache = _cache_over(fake)
     cache.set("scoreboard-head:cup", {"revision": 1}, timeout=3600)
@@ -214,3 +263,15 @@ def test_the_report_form_saves_a_replay_while_the_redis_cache_and_the_queue_do_n
     assert "did not answer" in report.status_reason
     page = client.get(f"/battles/{battle.pk}/").content.decode()
     assert "The job queue did not answer" in page
+
+
+def test_a_key_of_another_version_changed_during_an_outage_is_deleted_in_its_version():
+    fake = FakeRedis()
+    cache = _cache_over(fake)
+    cache.set("standings", "v2 old", version=2)
+    cache.set("standings", "v1 kept")
+    fake.up = False
+    cache.set("standings", "v2 new", version=2)
+    _redis_answers_again(cache, fake)
+    assert cache.get("standings", version=2) is None  # not "v2 old"
+    assert cache.get("standings") == "v1 kept"
