@@ -10,6 +10,7 @@ from the environment:
                    optional, see README.
 - EMAIL_BACKEND, DEFAULT_FROM_EMAIL, EMAIL_HOST (and EMAIL_*), OPP_SITE_URL
                    notifications by email; default: the console backend in development.
+- ANYMAIL_*        an email service's settings for django-anymail (docs/mail.md).
 """
 import os
 from datetime import timedelta
@@ -90,6 +91,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "csp",
+    "corsheaders",
     "axes",
     "allauth",
     "allauth.account",  # sign-up, sign-in by username or email, email verification, reset (no social accounts)
@@ -100,15 +102,19 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "opp.middleware.RequestSizeLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "opp.cors.PublicReadCorsMiddleware",  # CORS for the public read-only API below (django-cors-headers)
     "opp.middleware.SiteWideCSPMiddleware",  # the Content-Security-Policy below (django-csp)
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the language: the django_language cookie, else Accept-Language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournaments.web.language.SavedLanguageMiddleware",  # a signed-in user's saved language on a new device
     "django.contrib.messages.middleware.MessageMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "tournaments.api.unknown_parameters.UnknownQueryParametersMiddleware",  # API: undocumented query params 400
     "opp.middleware.LostRaceMiddleware",  # a lost race (unique constraint, deadlock) is 409, never 500
     "tournaments.accounts.SignInAddressLimitMiddleware",  # failed sign-ins per address, any usernames
     "axes.middleware.AxesMiddleware",  # last: answers a locked-out sign-in with the lockout page
@@ -222,6 +228,11 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
+# The pages in English and German (docs/i18n_templates.md); the project's own catalog (the templates') in locale/, the
+# domain's in tournaments/locale/. Dates are written per language by the format modules in opp/formats/.
+LANGUAGES = [("en", "English"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+FORMAT_MODULE_PATH = ["opp.formats"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -297,6 +308,7 @@ OPP_RESEND_AFTER_SECONDS = env_int("OPP_RESEND_AFTER_SECONDS", 600)
 # Reports whose confirmation window passed count by themselves (`celery -A opp beat`); without a
 # beat, requests touching the event and `manage.py confirm_expired` do the same.
 CELERY_IMPORTS = ["tournaments.results.confirmation"]
+CELERY_IMPORTS += ["tournaments.webhooks.tasks"]  # webhook deliveries and their sweep (docs/webhooks.md)
 CELERY_BEAT_SCHEDULE = {
     "send-waiting-adjudications": {
         "task": "tournaments.send_waiting_adjudications",
@@ -308,11 +320,32 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": 60.0,
         "options": {"expires": 60.0},
     },
+    "send-due-mails": {  # mails whose next try is due, or whose job was lost (tournaments.mailing, docs/mail.md)
+        "task": "tournaments.send_due_mails",
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
+    },
+    "send-due-webhooks": {  # webhook deliveries whose next try is due (tournaments.webhooks.tasks)
+        "task": "tournaments.send_due_webhooks",
+        "schedule": 30.0,
+        "options": {"expires": 30.0},
+    },
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+# Webhooks (docs/webhooks.md): a receiver holds a job at most these seconds (to connect, in all), and only
+# the first bytes of its answer are read; the tries of one delivery and the failures in a row that disable an
+# endpoint. ALLOW_HTTP and ALLOW_PRIVATE are for tests against a local receiver, never for production.
+OPP_WEBHOOKS_CONNECT_TIMEOUT = env_int("OPP_WEBHOOKS_CONNECT_TIMEOUT", 3)
+OPP_WEBHOOKS_TIMEOUT = env_int("OPP_WEBHOOKS_TIMEOUT", 5)
+OPP_WEBHOOKS_MAX_RESPONSE_BYTES = env_int("OPP_WEBHOOKS_MAX_RESPONSE_BYTES", 4096)
+OPP_WEBHOOKS_MAX_ATTEMPTS = env_int("OPP_WEBHOOKS_MAX_ATTEMPTS", 8)
+OPP_WEBHOOKS_DISABLE_AFTER = env_int("OPP_WEBHOOKS_DISABLE_AFTER", 10)
+# Both only with DEBUG: a production site never posts to plain HTTP or to its own network.
+OPP_WEBHOOKS_ALLOW_HTTP = DEBUG and env_bool("OPP_WEBHOOKS_ALLOW_HTTP", default=False)
+OPP_WEBHOOKS_ALLOW_PRIVATE = DEBUG and env_bool("OPP_WEBHOOKS_ALLOW_PRIVATE", default=False)
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "tournaments.api.schema.AutoSchema",  # a tag per resource, list filters on lists
     # Token first: a request without credentials (or with a wrong token) is answered 401 with
     # `WWW-Authenticate: Token`, which DRF sends only when the first class names a scheme.
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -325,8 +358,13 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # A list's filters, `ordering` and `search` (on a viewset's list only) and its pages: tournaments/api/query.py.
+    "DEFAULT_FILTER_BACKENDS": [
+        "tournaments.api.query.ListFilters",
+        "tournaments.api.query.Ordering",
+        "tournaments.api.query.Search",
+    ],
+    "DEFAULT_PAGINATION_CLASS": "tournaments.api.query.Pages",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
     "DEFAULT_THROTTLE_CLASSES": [
@@ -370,6 +408,7 @@ SPECTACULAR_SETTINGS = {
         "VictoryConditionEnum": "tournaments.models.Battle.Condition",
         "EventStateEnum": "tournaments.models.Event.State",
         "SeasonStateEnum": "tournaments.models.Season.State",
+        "WebhookKindEnum": "tournaments.models.WebhookEndpoint.Kind",
     },
 }
 
@@ -390,6 +429,19 @@ CONTENT_SECURITY_POLICY = {
         "frame-ancestors": ["'none'"],
     },
 }
+
+# CORS (django-cors-headers, docs/embeds.md): any site's scripts may read the public, read-only API
+# endpoints below, anonymously (no cookies, no token: the Authorization header is not allowed), and nothing
+# else; opp.cors.PublicReadCorsMiddleware gives CORS headers to reads only, never to a write.
+CORS_URLS_REGEX = (r"^/api/(schema/"
+                   r"|v1/events/([^/.]+/((scoreboard|standings|crosstables|groups|swiss|seasons|registrations)/)?)?"
+                   r"|v1/battles/([^/.]+/)?|v1/generals/([^/.]+/(profile/|versus/[0-9]+/)?)?"
+                   r"|v1/ratings/|v1/games/([^/.]+/)?)$")
+CORS_ALLOW_ALL_ORIGINS = True
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+CORS_ALLOW_HEADERS = ("accept", "accept-language", "content-language", "if-none-match", "if-modified-since")
+CORS_EXPOSE_HEADERS = ("ETag", "Retry-After")
 
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
@@ -416,7 +468,20 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=False)
 EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=False)
-EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)  # seconds: a mail server that hangs holds a step this long at most
+# Seconds a mail server that hangs holds the mail job (a worker, or the background thread): never a request.
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10)
+# Mail as jobs (tournaments.mailing, docs/mail.md): a failed mail is tried again after OPP_MAIL_RETRY_SECONDS,
+# the pause doubling up to OPP_MAIL_RETRY_MAX_SECONDS, and given up after OPP_MAIL_MAX_ATTEMPTS tries (about
+# 4 hours with the defaults). A job claims its mails for OPP_MAIL_LEASE_SECONDS: if it dies, they are due again
+# then. OPP_MAIL_BATCH: the most mails one sweep sends.
+OPP_MAIL_RETRY_SECONDS = env_int("OPP_MAIL_RETRY_SECONDS", 60)
+OPP_MAIL_RETRY_MAX_SECONDS = env_int("OPP_MAIL_RETRY_MAX_SECONDS", 3600)
+OPP_MAIL_MAX_ATTEMPTS = env_int("OPP_MAIL_MAX_ATTEMPTS", 10)
+OPP_MAIL_LEASE_SECONDS = env_int("OPP_MAIL_LEASE_SECONDS", 300)
+OPP_MAIL_BATCH = env_int("OPP_MAIL_BATCH", 50)
+# An email service through django-anymail: EMAIL_BACKEND=anymail.backends.<service>.EmailBackend and its
+# settings as ANYMAIL_<NAME> variables, e.g. ANYMAIL_MAILGUN_API_KEY, read into ANYMAIL["MAILGUN_API_KEY"].
+ANYMAIL = {name.removeprefix("ANYMAIL_"): value for name, value in os.environ.items() if name.startswith("ANYMAIL_")}
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "WARLINE Organized Play <noreply@localhost>"
 # The site's address in emails (links to battles and events).
 _first_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "testserver")), "localhost")

@@ -4,12 +4,13 @@ from csp.decorators import csp_update
 from django.contrib import admin
 from django.http import HttpResponse
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerSplitView
 
 from opp.views import healthz
 from tournaments.accounts.views import LimitedPasswordResetView, SignupView
 from tournaments.api.auth import TokenView
-from tournaments.web import account_settings
+from tournaments.web import account_settings, language
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
@@ -20,6 +21,11 @@ urlpatterns = [
     path("accounts/password/reset/", LimitedPasswordResetView.as_view(), name="account_reset_password"),
     path("accounts/", include("allauth.account.urls")),
     path("my/account/delete/", account_settings.delete_account, name="my-account-delete"),
+    # The language switcher (base.html): Django's set_language, the choice also kept in a signed-in user's
+    # settings; then Django's own i18n URLs. The page addresses stay the same in every language.
+    path("i18n/setlang/", language.choose_language, name="set_language"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("api/v1/", include("tournaments.api.urls")),
     path("api/v1/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -5,11 +5,15 @@ groups, seasons and an event's rules (organizers, confirmation window, battles p
 limit and award, variants), which change only through the services that guard and audit them; a
 general's rename here goes through `membership.rename`, into the audit trail. Staff grant the
 organizer role here (a user's permissions: "Can create events and organize them")."""
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 
 from tournaments import models
 from tournaments.domain import DomainError
 from tournaments.events import membership
+from tournaments.mailing import outbox as mail_outbox
+from tournaments.webhooks import services as webhook_services
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -149,13 +153,40 @@ class AuditEntryAdmin(admin.ModelAdmin):
         return False
 
 
+class MailStateFilter(admin.SimpleListFilter):
+    title = "state"
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return [(state, state) for state in mail_outbox.STATES]
+
+    def queryset(self, request, queryset):
+        match = mail_outbox.STATES.get(self.value())
+        return queryset if match is None else queryset.filter(match)
+
+
 @admin.register(models.Notification)
 class NotificationAdmin(ReadOnlyAdmin):
-    """What was mailed to whom, and what the mail server refused: for answering "I got no mail"."""
+    """What was mailed to whom, and what the mail server refused: for answering "I got no mail". A mail
+    is sent, waiting (for its first or next try), given up (after the last try, or refused for good) or
+    withdrawn (what it asked had been answered before it went); docs/mail.md."""
 
-    list_display = ("at", "user", "kind", "subject", "sent", "error")
-    list_filter = ("kind", "sent")
-    search_fields = ("user__username", "subject")
+    list_display = ("at", "user", "kind", "subject", "state", "attempts", "next_attempt_at", "sent_at", "error")
+    list_filter = (MailStateFilter, "kind")
+    search_fields = ("user__username", "user__email", "subject", "key")
+    actions = ["send_again_now"]
+
+    @admin.display(description="state")
+    def state(self, note):
+        return mail_outbox.state_of(note)
+
+    def has_resend_permission(self, request):
+        return self.has_view_permission(request)
+
+    @admin.action(description="Send again now (the mails not sent)", permissions=["resend"])
+    def send_again_now(self, request, queryset):
+        count = mail_outbox.send_again(queryset)
+        self.message_user(request, f"{count} mail(s) handed to the mail job; sent ones are left as they are.")
 
 
 @admin.register(models.NotificationSettings)
@@ -192,3 +223,80 @@ class SignupInvitationAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return obj is None or obj.used_at is None
+
+
+# --- webhooks (tournaments.webhooks; docs/webhooks.md) ----------------------------------------------------
+
+class WebhookEndpointForm(forms.ModelForm):
+    """A new endpoint: the address and kinds are checked as the API checks them (services.register)."""
+
+    url = forms.URLField(max_length=500, assume_scheme="https")
+    kinds = forms.MultipleChoiceField(choices=models.WebhookEndpoint.Kind.choices,
+                                      widget=forms.CheckboxSelectMultiple)
+
+    acting_user = None  # set by WebhookEndpointAdmin.get_form
+
+    class Meta:
+        model = models.WebhookEndpoint
+        fields = ("event", "url", "kinds")
+
+    def clean(self):
+        data = super().clean()
+        try:
+            webhook_services.require_manage(self.acting_user, data.get("event"))
+            data["url"] = webhook_services.clean_url(data.get("url", ""))
+            data["kinds"] = webhook_services.clean_kinds(list(data.get("kinds") or []))
+        except DomainError as error:
+            raise ValidationError(str(error)) from None
+        return data
+
+
+@admin.register(models.WebhookEndpoint)
+class WebhookEndpointAdmin(admin.ModelAdmin):
+    """Endpoints of one event, and (event empty) of every event: site staff add those here. Changed only by
+    the actions, which keep the failure count and the cached list of listeners right."""
+
+    list_display = ("url", "event", "owner", "active", "consecutive_failures", "disabled_at")
+    list_filter = ("active",)
+    search_fields = ("url", "event__name", "owner__username")
+    actions = ["enable_again", "disable"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = type("WebhookEndpointForm", (WebhookEndpointForm,), {"acting_user": request.user})
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return () if obj is None else [field.name for field in self.model._meta.fields]
+
+    def save_model(self, request, obj, form, change):
+        if not change:  # checked by the form's clean(); register gives it its owner and secret
+            obj.pk = webhook_services.register(request.user, obj.event, url=obj.url, kinds=list(obj.kinds)).pk
+
+    @admin.action(description="Enable again (failures back to 0, waiting deliveries sent)")
+    def enable_again(self, request, queryset):
+        for endpoint in queryset.select_related("event"):
+            webhook_services.update(request.user, endpoint, active=True)
+
+    @admin.action(description="Disable")
+    def disable(self, request, queryset):
+        for endpoint in queryset.select_related("event"):
+            webhook_services.update(request.user, endpoint, active=False)
+
+
+@admin.register(models.WebhookDelivery)
+class WebhookDeliveryAdmin(ReadOnlyAdmin):
+    """The delivery log: each delivery's state, tries, last answer; "send again" resends as it was."""
+
+    list_display = ("kind", "endpoint", "state", "attempts", "response_code", "error", "created_at", "next_attempt_at")
+    list_filter = ("state", "kind")
+    search_fields = ("endpoint__url", "delivery_id")
+    actions = ["send_again"]
+
+    @admin.action(description="Send again now")
+    def send_again(self, request, queryset):
+        for delivery in queryset.select_related("endpoint__event"):
+            try:
+                webhook_services.resend(request.user, delivery)
+            except DomainError as error:
+                messages.error(request, f"{delivery}: {error}")

@@ -5,6 +5,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext_lazy as _
 
 import game_systems
 from rules_engine.conditions import LABELS
@@ -13,16 +15,24 @@ from tournaments.domain import ForfeitAward
 from tournaments.timezones import default_time_zone, validate_time_zone
 
 VARIANT_CHOICES = [
-    ("battle_arts", "Battle Arts"),
-    ("army_recruiting", "Army Recruiting"),
-    ("terrain", "Battlefield Terrain"),
-    ("double_time", "Double Time"),
+    ("battle_arts", _("Battle Arts")),
+    ("army_recruiting", _("Army Recruiting")),
+    ("terrain", _("Battlefield Terrain")),
+    ("double_time", _("Double Time")),
 ]
-VARIANT_KEYS = [key for key, _ in VARIANT_CHOICES]
+VARIANT_KEYS = [key for key, _label in VARIANT_CHOICES]
 
 
 def new_signup_code():
     return secrets.token_urlsafe(12)
+
+
+def label_in_sentence(label):
+    """A record's label (a report's status, a season's state) inside a sentence. English writes it in
+    lower case ("This report is confirmed."); German keeps its capitals, because its nouns are
+    capitalized and its sentences quote the label („Ersetzt durch eine neuere Meldung“)."""
+    label = str(label)
+    return label.lower() if (get_language() or "en").startswith("en") else label
 
 
 def name_key(name):
@@ -81,27 +91,27 @@ class General(models.Model):
 
 class Event(models.Model):
     class Kind(models.TextChoices):
-        TOURNAMENT = "tournament", "Tournament"
-        LEAGUE = "league", "League"
+        TOURNAMENT = "tournament", _("Tournament")
+        LEAGUE = "league", _("League")
 
     class State(models.TextChoices):
-        REGISTRATION = "registration", "Registration"
-        REGISTRATION_CLOSED = "registration_closed", "Registration closed"
-        QUALIFYING = "qualifying", "Qualifying Stage"
-        FINAL = "final", "Final Stage"
-        PLAYOFF = "playoff", "Final playoff"
-        COMPLETE = "complete", "Complete"
+        REGISTRATION = "registration", _("Registration")
+        REGISTRATION_CLOSED = "registration_closed", _("Registration closed")
+        QUALIFYING = "qualifying", _("Qualifying Stage")
+        FINAL = "final", _("Final Stage")
+        PLAYOFF = "playoff", _("Final playoff")
+        COMPLETE = "complete", _("Complete")
         # A league's state follows its seasons (tournaments.leagues.seasons): one in play, or none.
-        IN_SEASON = "in_season", "Season in play"
-        OFF_SEASON = "off_season", "Between seasons"
+        IN_SEASON = "in_season", _("Season in play")
+        OFF_SEASON = "off_season", _("Between seasons")
 
     class Format(models.TextChoices):
-        GROUPS = "groups", "Organized Play groups and round robins"
-        SWISS = "swiss", "Swiss rounds"
+        GROUPS = "groups", _("Organized Play groups and round robins")
+        SWISS = "swiss", _("Swiss rounds")
 
     class ListVisibility(models.TextChoices):
-        CLOSED = "closed", "Closed: only the organizers see the lists"
-        OPEN = "open", "Open: everyone sees the lists (from a date)"
+        CLOSED = "closed", _("Closed: only the organizers see the lists")
+        OPEN = "open", _("Open: everyone sees the lists (from a date)")
 
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=80, unique=True)
@@ -213,7 +223,9 @@ class Event(models.Model):
         """What the event is doing now; a league is as open as its latest season."""
         if self.kind == self.Kind.LEAGUE:
             season = self.seasons.order_by("-number").first()
-            return f"{season.name}: {season.get_state_display()}" if season else "No season yet"
+            if season is None:
+                return gettext("No season yet")
+            return f"{season.name}: {season.get_state_display()}"
         return self.get_state_display()
 
     def active_registrations(self):
@@ -243,11 +255,11 @@ class Event(models.Model):
 
 class Registration(models.Model):
     class Status(models.TextChoices):
-        ACTIVE = "active", "Registered"
-        PENDING = "pending", "Awaiting the organizers' approval"
-        REFUSED = "refused", "Refused by the organizers"
-        ELIMINATED = "eliminated", "Eliminated"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ACTIVE = "active", _("Registered")
+        PENDING = "pending", _("Awaiting the organizers' approval")
+        REFUSED = "refused", _("Refused by the organizers")
+        ELIMINATED = "eliminated", _("Eliminated")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="registrations")
     general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="registrations")
@@ -279,10 +291,10 @@ class Season(models.Model):
     itself once the organizer closes it (tournaments.leagues.seasons): open -> closing -> playoff -> closed."""
 
     class State(models.TextChoices):
-        OPEN = "open", "Open"
-        CLOSING = "closing", "Closing"
-        PLAYOFF = "playoff", "Playoff"
-        CLOSED = "closed", "Closed"
+        OPEN = "open", _("Open")
+        CLOSING = "closing", _("Closing")
+        PLAYOFF = "playoff", _("Playoff")
+        CLOSED = "closed", _("Closed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="seasons")
     number = models.PositiveSmallIntegerField()
@@ -319,8 +331,8 @@ class Group(models.Model):
     """A round-robin group: a qualifying group or the final group of a tournament."""
 
     class Stage(models.TextChoices):
-        QUALIFYING = "qualifying", "Qualifying Stage"
-        FINAL = "final", "Final Stage"
+        QUALIFYING = "qualifying", _("Qualifying Stage")
+        FINAL = "final", _("Final Stage")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="groups")
     stage = models.CharField(max_length=12, choices=Stage.choices)
@@ -354,14 +366,14 @@ class Battle(models.Model):
     outcome (R21-R23) whenever standings are computed."""
 
     class Kind(models.TextChoices):
-        VICTORY = "victory", "Victory"
-        STALEMATE = "stalemate", "Stalemate"
-        RESOLVE = "resolve", "Resolve"
-        FORFEIT = "forfeit", "Forfeit"
-        UNPLAYED_DQ = "unplayed_dq", "Not fought (disqualification)"
+        VICTORY = "victory", _("Victory")
+        STALEMATE = "stalemate", _("Stalemate")
+        RESOLVE = "resolve", _("Resolve")
+        FORFEIT = "forfeit", _("Forfeit")
+        UNPLAYED_DQ = "unplayed_dq", _("Not fought (disqualification)")
         # The games without an engine (game_systems.common.PLAIN_RESULT_KINDS); never in a WARLINE event,
         # so the Organized Play domain (tournaments.domain.outcomes) has no draw.
-        DRAW = "draw", "Draw"
+        DRAW = "draw", _("Draw")
 
     # The victory conditions and their words: the one vocabulary of rules_engine/conditions.py.
     Condition = models.TextChoices("Condition", [(condition.name, (condition.value, LABELS[condition]))
@@ -418,13 +430,14 @@ class Battle(models.Model):
 
     def outcome_text(self):
         if not self.kind:
-            return "Not played yet"
+            return gettext("Not played yet")
         if self.kind == self.Kind.VICTORY:
             if not self.condition:  # the games without victory conditions (game_systems)
-                return f"{self.winner} wins"
-            return f"{self.winner} wins by {self.get_condition_display()}"
+                return gettext("%(winner)s wins") % {"winner": self.winner}
+            return gettext("%(winner)s wins by %(condition)s") % {"winner": self.winner,
+                                                                   "condition": self.get_condition_display()}
         if self.kind == self.Kind.FORFEIT:
-            return f"{self.forfeited_by} forfeits"
+            return gettext("%(general)s forfeits") % {"general": self.forfeited_by}
         return self.get_kind_display()
 
 
@@ -432,8 +445,8 @@ class SwissRound(models.Model):
     """One paired round of a Swiss event (tournaments.swiss), or a round of its top cut."""
 
     class Stage(models.TextChoices):
-        SWISS = "swiss", "Swiss round"
-        TOP_CUT = "top_cut", "Top cut"
+        SWISS = "swiss", _("Swiss round")
+        TOP_CUT = "top_cut", _("Top cut")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="swiss_rounds_paired")
     stage = models.CharField(max_length=8, choices=Stage.choices, default=Stage.SWISS)
@@ -447,7 +460,7 @@ class SwissRound(models.Model):
         constraints = [models.UniqueConstraint(fields=["event", "stage", "number"], name="swiss_round_once")]
 
     def __str__(self):
-        return f"{self.get_stage_display()} {self.number}"
+        return f"{self.get_stage_display()} {self.number}"  # "Swiss round 2": the stage's label is translated
 
 
 class Table(models.Model):
@@ -493,11 +506,11 @@ class TableReport(models.Model):
     other player at the table confirmed it, or an organizer decided."""
 
     class Status(models.TextChoices):
-        AWAITING = "awaiting", "Waiting for the other players' confirmation"
-        CONFIRMED = "confirmed", "Confirmed by every player"
-        DISPUTED = "disputed", "Disputed: an organizer decides"
-        SUPERSEDED = "superseded", "Replaced"
-        DECIDED = "decided", "Decided by an organizer"
+        AWAITING = "awaiting", _("Waiting for the other players' confirmation")
+        CONFIRMED = "confirmed", _("Confirmed by every player")
+        DISPUTED = "disputed", _("Disputed: an organizer decides")
+        SUPERSEDED = "superseded", _("Replaced")
+        DECIDED = "decided", _("Decided by an organizer")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="reports")
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,
@@ -561,10 +574,10 @@ class ListVersion(models.Model):
 
 class Disqualification(models.Model):
     class Reason(models.TextChoices):
-        FORFEITS = "forfeits", "Forfeit count reached"
-        RESPECT = "respect", "Refused General Respect"
-        CONDUCT = "conduct", "Conduct"
-        OTHER = "other", "Other"
+        FORFEITS = "forfeits", _("Forfeit count reached")
+        RESPECT = "respect", _("Refused General Respect")
+        CONDUCT = "conduct", _("Conduct")
+        OTHER = "other", _("Other")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="disqualifications")
     general = models.ForeignKey(General, on_delete=models.PROTECT, related_name="disqualifications")
@@ -610,15 +623,15 @@ class Report(models.Model):
     once a report is confirmed: by the opponent, by a verdict that agrees, or by an organizer."""
 
     class Status(models.TextChoices):
-        AWAITING_OPPONENT = "awaiting_opponent", "Waiting for the opponent's confirmation"
-        CHECKED = "checked", "Checked by the engine, waiting for the opponent's confirmation"
-        QUEUED = "queued", "Queued for adjudication"
-        ADJUDICATING = "adjudicating", "Being adjudicated"
-        CONFIRMED = "confirmed", "Confirmed"
-        DISPUTED = "disputed", "Disputed: an organizer decides"
-        FAILED = "failed", "Adjudication failed: an organizer decides"
-        OVERRIDDEN = "overridden", "Overridden by an organizer"
-        SUPERSEDED = "superseded", "Replaced by a newer report"
+        AWAITING_OPPONENT = "awaiting_opponent", _("Waiting for the opponent's confirmation")
+        CHECKED = "checked", _("Checked by the engine, waiting for the opponent's confirmation")
+        QUEUED = "queued", _("Queued for adjudication")
+        ADJUDICATING = "adjudicating", _("Being adjudicated")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed: an organizer decides")
+        FAILED = "failed", _("Adjudication failed: an organizer decides")
+        OVERRIDDEN = "overridden", _("Overridden by an organizer")
+        SUPERSEDED = "superseded", _("Replaced by a newer report")
 
     OPEN_STATUSES = (Status.AWAITING_OPPONENT, Status.CHECKED, Status.QUEUED, Status.ADJUDICATING,
                      Status.DISPUTED, Status.FAILED)
@@ -672,9 +685,9 @@ class Invitation(models.Model):
     """An organizer asks a player to enter an event; the player's general enters only when they accept."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the player"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
+        PENDING = "pending", _("Waiting for the player")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="invitations")
     general = models.ForeignKey(General, on_delete=models.CASCADE, related_name="invitations")
@@ -697,10 +710,10 @@ class OrganizerInvitation(models.Model):
     accepted invitation records who appointed it (`invited_by`, R95)."""
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the answer"
-        ACCEPTED = "accepted", "Accepted"
-        DECLINED = "declined", "Declined"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        PENDING = "pending", _("Waiting for the answer")
+        ACCEPTED = "accepted", _("Accepted")
+        DECLINED = "declined", _("Declined")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="organizer_invitations")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
@@ -723,10 +736,10 @@ class Adjudication(models.Model):
     """One run of the rules engine over a report's replay, with its verdict and timings."""
 
     class State(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", _("Queued")
+        RUNNING = "running", _("Running")
+        DONE = "done", _("Done")
+        FAILED = "failed", _("Failed")
 
     report = models.OneToOneField(Report, on_delete=models.CASCADE, related_name="adjudication")
     state = models.CharField(max_length=10, choices=State.choices, default=State.QUEUED)
@@ -851,9 +864,9 @@ class SiteAccess(models.Model):
     `OPP_SIGNUP` setting decides."""
 
     class Signup(models.TextChoices):
-        OPEN = "open", "Anyone may sign up"
-        INVITE = "invite", "Only with an invitation code"
-        CLOSED = "closed", "Closed: staff create accounts"
+        OPEN = "open", _("Anyone may sign up")
+        INVITE = "invite", _("Only with an invitation code")
+        CLOSED = "closed", _("Closed: staff create accounts")
 
     signup = models.CharField(max_length=10, choices=Signup.choices, default=Signup.OPEN)
     changed_at = models.DateTimeField(auto_now=True)
@@ -889,11 +902,11 @@ class WebhookEndpoint(models.Model):
     organizer for one event, or by site staff for every event (`event` empty)."""
 
     class Kind(models.TextChoices):
-        PAIRINGS_PUBLISHED = "pairings.published", "Pairings published"
-        REPORT_WAITING = "report.waiting", "A report waits for confirmation"
-        RESULT_COUNTED = "result.counted", "A result counted"
-        STANDINGS_CHANGED = "standings.changed", "Standings changed"
-        EVENT_FINISHED = "event.finished", "Event finished"
+        PAIRINGS_PUBLISHED = "pairings.published", _("Pairings published")
+        REPORT_WAITING = "report.waiting", _("A report waits for confirmation")
+        RESULT_COUNTED = "result.counted", _("A result counted")
+        STANDINGS_CHANGED = "standings.changed", _("Standings changed")
+        EVENT_FINISHED = "event.finished", _("Event finished")
 
     event = models.ForeignKey(Event, null=True, blank=True, on_delete=models.CASCADE, related_name="webhooks",
                               help_text="Empty: every event of the site (site staff only).")
@@ -919,9 +932,9 @@ class WebhookDelivery(models.Model):
     counted, the last answer kept."""
 
     class State(models.TextChoices):
-        PENDING = "pending", "Waiting to be sent"
-        DELIVERED = "delivered", "Delivered"
-        FAILED = "failed", "Given up"
+        PENDING = "pending", _("Waiting to be sent")
+        DELIVERED = "delivered", _("Delivered")
+        FAILED = "failed", _("Given up")
 
     endpoint = models.ForeignKey(WebhookEndpoint, on_delete=models.CASCADE, related_name="deliveries")
     delivery_id = models.UUIDField(unique=True)

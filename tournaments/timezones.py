@@ -10,6 +10,8 @@ from functools import lru_cache
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.formats import date_format, get_format
+from django.utils.translation import gettext, ngettext
 
 UTC = zoneinfo.ZoneInfo("UTC")
 
@@ -83,7 +85,7 @@ def format_event_time(value, event, *, with_date=True) -> str:
         return format_day(value)
     local = in_event_zone(value, event)
     clock = local.strftime("%H:%M")
-    text = f"{format_day(local)}, {clock}" if with_date else clock
+    text = f"{format_day(local)}, {clock}" if with_date else clock  # the same in English and German
     return f"{text} {zone_label(local, local.tzinfo)}"
 
 
@@ -95,17 +97,23 @@ def format_deadline(value, event, *, now=None) -> str:
         return ""
     local = in_event_zone(value, event)
     today = (now or timezone.now()).astimezone(local.tzinfo).date()
-    at = f"at {local.strftime('%H:%M')} {zone_label(local, local.tzinfo)}"
+    time = f"{local.strftime('%H:%M')} {zone_label(local, local.tzinfo)}"
     if local.date() == today:
-        return at
-    day = f"{local.strftime('%a')} {local.day} {local.strftime('%b')}"
-    if local.year != today.year:
-        day = f"{day} {local.year}"
-    return f"on {day} {at}"
+        return gettext("at %(time)s") % {"time": time}
+    # The weekday and the day in the active language's words and order (opp/formats): "Tue 22 Dec", "Di 22. Dez".
+    day = f"{date_format(local, 'D')} {date_format(local, 'DATE_FORMAT' if local.year != today.year else 'MONTH_DAY_FORMAT')}"
+    return gettext("on %(day)s at %(time)s") % {"day": day, "time": time}
 
 
 def format_day(day) -> str:
-    return f"{day.day} {day.strftime('%b %Y')}"
+    """"24 Nov 2026" in English, "24. Nov 2026" in German: the active language's DATE_FORMAT (opp/formats)."""
+    return date_format(day, "DATE_FORMAT")
+
+
+def _day_of_month(day) -> str:
+    """"24" in English, "24." in German: the day as the active language's MONTH_DAY_FORMAT writes it ("j M",
+    "j. M"), for the first day of a range whose month is written once."""
+    return date_format(day, get_format("MONTH_DAY_FORMAT").split(" ")[0])
 
 
 def format_dates(event) -> str:
@@ -116,9 +124,9 @@ def format_dates(event) -> str:
     if end is None or end == start:
         return format_day(start)
     if (start.year, start.month) == (end.year, end.month):
-        return f"{start.day}–{format_day(end)}"
+        return f"{_day_of_month(start)}–{format_day(end)}"
     if start.year == end.year:
-        return f"{start.day} {start.strftime('%b')} – {format_day(end)}"
+        return f"{date_format(start, 'MONTH_DAY_FORMAT')} – {format_day(end)}"
     return f"{format_day(start)} – {format_day(end)}"
 
 
@@ -130,8 +138,8 @@ def duration_text(minutes: int) -> str:
     """A confirmation window in words: "30 minutes", "3 days", "2 hours"."""
     if minutes % (24 * 60) == 0:
         days = minutes // (24 * 60)
-        return f"{days} day{'s' if days != 1 else ''}"
+        return ngettext("%(count)d day", "%(count)d days", days) % {"count": days}
     if minutes % 60 == 0:
         hours = minutes // 60
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+        return ngettext("%(count)d hour", "%(count)d hours", hours) % {"count": hours}
+    return ngettext("%(count)d minute", "%(count)d minutes", minutes) % {"count": minutes}

@@ -25,15 +25,17 @@ whole of it reads in one file.
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.domain import NotAllowed
 from tournaments.models import Event, General, OrganizerInvitation, Report
 
 ORGANIZE_PERMISSION = "tournaments.organize_events"
 
-NOT_ORGANIZER = "Only an organizer of this event may do that."
-NOT_GRANTED = ("Creating events is a role site staff grant: ask them for the organizer permission "
-               "(`manage.py grant_organizer <username>`).")
+NOT_ORGANIZER = gettext_lazy("Only an organizer of this event may do that.")
+NOT_GRANTED = (gettext_lazy("Creating events is a role site staff grant: ask them for the organizer "
+                            "permission (`manage.py grant_organizer <username>`)."))
 
 
 def require(allowed, sentence):
@@ -78,10 +80,12 @@ def organizes_battle(user, battle):
             and appointed_by_a_general_of(user, battle) is None)
 
 
-PLAYS_OWN_BATTLE = ("You are one of this battle's generals: your report waits for your opponent like any "
-                    "general's, and another organizer of the event decides it (R90).")
-APPOINTED_BY_A_GENERAL = ("You organize this event because {appointer}, whose general plays this battle, "
-                          "appointed you: another organizer of the event decides it (R95).")
+PLAYS_OWN_BATTLE = (gettext_lazy("You are one of this battle's generals: your report waits for your "
+                                 "opponent like any general's, and another organizer of the event decides "
+                                 "it (R90)."))
+APPOINTED_BY_A_GENERAL = (gettext_lazy("You organize this event because {appointer}, whose general plays "
+                                       "this battle, appointed you: another organizer of the event decides "
+                                       "it (R95)."))
 
 
 def decide_refusal(user, battle):
@@ -139,11 +143,11 @@ def may_hand_over(user, event):
     return owns(user, event) or (_signed_in(user) and user.is_superuser)
 
 
-NOT_OWNER = "Only the event's owner hands its ownership over."
-OWNER_STAYS = ("{name} owns {event}: nobody removes the owner. The owner may hand ownership to a "
-               "co-organizer first.")
-NOT_ORGANIZER_MATERIAL = ("{name} does not hold the organizer permission: only accounts site staff granted it "
-                          "(`manage.py grant_organizer`) organize events.")
+NOT_OWNER = gettext_lazy("Only the event's owner hands its ownership over.")
+OWNER_STAYS = (gettext_lazy("{name} owns {event}: nobody removes the owner. The owner may hand ownership "
+                            "to a co-organizer first."))
+NOT_ORGANIZER_MATERIAL = (gettext_lazy("{name} does not hold the organizer permission: only accounts site "
+                                       "staff granted it (`manage.py grant_organizer`) organize events."))
 
 
 def may_record_result(user, battle, *, attested=False):
@@ -200,10 +204,11 @@ def may_register_unclaimed(user, general, event):
     return general.created_by_id in (None, user.pk)
 
 
-NOT_YOUR_WALK_IN = ("{name} plays in another event: only the organizers of an event {name} is registered in "
-                    "enter them elsewhere, or their player once they claim them. Register a new general instead.")
-NOT_YOUR_GENERAL = ("Only the organizers of an event {name} is registered in (or site staff) manage this "
-                    "unclaimed general.")
+NOT_YOUR_WALK_IN = (gettext_lazy("{name} plays in another event: only the organizers of an event {name} is "
+                                 "registered in enter them elsewhere, or their player once they claim "
+                                 "them. Register a new general instead."))
+NOT_YOUR_GENERAL = (gettext_lazy("Only the organizers of an event {name} is registered in (or site staff) "
+                                 "manage this unclaimed general."))
 
 
 def may_rename(user, general):
@@ -231,11 +236,12 @@ def may_report_arranged(user, season):
 
 
 def not_a_member(season):
-    return f"Only members of {season.event.name} in {season.name} report its battles."
+    return (_("Only members of %(event)s in %(season)s report its battles.")
+            % {"event": season.event.name, "season": season.name})
 
 
-NOT_SCHEDULER = ("Only an organizer schedules battles between other members; a member reports their own battle "
-                 "with `opponent`.")
+NOT_SCHEDULER = (gettext_lazy("Only an organizer schedules battles between other members; a member reports "
+                              "their own battle with `opponent`."))
 
 
 # --- results --------------------------------------------------------------------------------------
@@ -282,10 +288,11 @@ def cannot_answer(general):
     if general is None:
         return None
     if general.user_id is None:
-        return (f"{general.name} is not claimed by a player, so nobody can confirm or dispute this report: "
-                "an organizer decides it.")
+        return (_("%(general)s is not claimed by a player, so nobody can confirm or dispute this report: "
+                  "an organizer decides it.") % {"general": general.name})
     if not general.user.is_active:
-        return f"{general.name}'s player cannot be reached (the account is inactive): an organizer decides it."
+        return _("%(general)s's player cannot be reached (the account is inactive): an organizer decides "
+                 "it.") % {"general": general.name}
     return None
 
 

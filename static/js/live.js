@@ -13,6 +13,12 @@
    A [data-rotate="seconds"] element shows its children one at a time (the venue screen). */
 (function () {
   "use strict";
+  // The words in the page's language: Django's JavaScript catalog (/jsi18n/, loaded before this script by
+  // the page) defines gettext and interpolate; without it the words stay English.
+  var gettext = window.gettext || function (text) { return text; };
+  var interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (all, name) { return values[name]; });
+  };
   // Rotation state lives here, by the box's id, so a box replaced by an update keeps its place.
   var rotation = {};
   // Each part -> the signature of the server's HTML it was made from. Parts are compared by it, not
@@ -109,9 +115,11 @@
         window.scrollTo(window.scrollX, scroll);
         rotateAll();
         // The time as the page writes it (the event's zone, named), not the browser's zone.
-        announce("Updated at " + (clock || new Date().toLocaleTimeString()) +
-          (state.noticed ? "; a part you are filling in changed: review the change there, what you typed is kept." :
-           state.held ? "; the form you are filling in is kept as it is." : "."));
+        var time = clock || new Date().toLocaleTimeString();
+        announce(interpolate(state.noticed ?
+          gettext("Updated at %(time)s; a part you are filling in changed: review the change there, what you typed is kept.") :
+          state.held ? gettext("Updated at %(time)s; the form you are filling in is kept as it is.") :
+          gettext("Updated at %(time)s."), { time: time }, true));
       }
       return !state.held;
     }
@@ -180,13 +188,13 @@
       state.noticed += 1;
       notice = document.createElement("p");
       notice.className = "notice live-changed";
-      notice.appendChild(document.createElement("strong")).textContent = "Changed";
-      notice.appendChild(document.createTextNode(neu ? " since you started filling this in — " :
-        " since you started filling this in: the page no longer offers it — "));
+      notice.appendChild(document.createElement("strong")).textContent = gettext("Changed");
+      notice.appendChild(document.createTextNode(" " + (neu ? gettext("since you started filling this in —") :
+        gettext("since you started filling this in: the page no longer offers it —")) + " "));
       var button = notice.appendChild(document.createElement("button"));
       button.type = "button";
-      button.textContent = "Review the change";
-      notice.appendChild(document.createTextNode(" (what you typed is kept)."));
+      button.textContent = gettext("Review the change");
+      notice.appendChild(document.createTextNode(" " + gettext("(what you typed is kept).")));
       button.addEventListener("click", function () { review(part); });
       var summary = part.querySelector(":scope > summary, :scope > h2, :scope > h3");
       part.insertBefore(notice, summary ? summary.nextSibling : part.firstChild);
@@ -211,13 +219,13 @@
       if (leftover.length) {
         var note = document.createElement("div");
         note.className = "notice live-kept";
-        note.appendChild(document.createElement("p")).textContent = "What you typed, which this part no longer asks for:";
+        note.appendChild(document.createElement("p")).textContent = gettext("What you typed, which this part no longer asks for:");
         leftover.forEach(function (text) {
           var kept = note.appendChild(document.createElement("textarea"));
           kept.readOnly = true;
           kept.rows = 2;
           kept.value = text;
-          kept.setAttribute("aria-label", "What you typed");
+          kept.setAttribute("aria-label", gettext("What you typed"));
         });
         if (replacement) { replacement.appendChild(note); } else { replacement = note; }
       }
@@ -235,7 +243,7 @@
       var focus = carried || (replacement && (replacement.querySelector("textarea, input:not([type=hidden]), select, " +
         FOCUSABLE) || null));
       if (focus) { focus.focus(); }
-      announce("The change is shown" + (typed.length ? "; what you typed is kept." : "."));
+      announce(typed.length ? gettext("The change is shown; what you typed is kept.") : gettext("The change is shown."));
       retryAt = 0;
     }
   }

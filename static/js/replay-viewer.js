@@ -3,6 +3,11 @@
 // named buttons, the arrow keys, the slider or a click in the move list.
 (function () {
   "use strict";
+  // The words in the page's language: Django's JavaScript catalog (/jsi18n/, loaded before this script)
+  // defines gettext and interpolate; without it the words stay English.
+  const gettext = window.gettext || ((text) => text);
+  const interpolate = window.interpolate || ((format, values) => format.replace(/%\((\w+)\)s/g, (all, name) => values[name]));
+  const say = (format, values) => interpolate(format, values, true);  // format: a gettext("…") call, which makemessages finds
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   if (!data.board || data.frames.length === 0) { return; }
   const svg = document.getElementById("battlefield");
@@ -11,7 +16,7 @@
   const CELL = 64, LEFT = 22, BOTTOM = 22, LABEL_ROOM = 14;
   const TOKEN_MARK = { vigor: "V", stun: "St", sacrifice: "Sa" };
   const ARROW = { N: [0, -1], S: [0, 1], E: [1, 0], W: [-1, 0] };
-  const FACING_WORDS = { N: "north", E: "east", S: "south", W: "west" };
+  const FACING_WORDS = { N: gettext("north"), E: gettext("east"), S: gettext("south"), W: gettext("west") };
   const TERRAIN_MARK = {
     mountain: "Mtn", hills: "Hil", valley: "Val", forest: "For", marsh: "Msh", waterbody: "Wat",
     chasm: "Chm", ice: "Ice", crag: "Crg", cliffside: "Clf", populace: "Pop", stronghold: "Str",
@@ -38,10 +43,9 @@
     const column = zone.charCodeAt(0) - 97, row = parseInt(zone.slice(1), 10);
     return [LEFT + column * CELL, (height - row) * CELL];
   }
-  function ordinal(n) { return n + ({ 1: "st", 2: "nd", 3: "rd" }[n] || "th"); }  // stacks stay short
   function stepTitle(index) {
     const frame = data.frames[index];
-    return frame.turn === 0 ? "Battle Formation" : `Turn ${frame.turn} · ${names[frame.by]}`;
+    return frame.turn === 0 ? gettext("Battle Formation") : say(gettext("Turn %(turn)s · %(name)s"), { turn: frame.turn, name: names[frame.by] });
   }
 
   // ---- The board --------------------------------------------------------------------------------
@@ -69,8 +73,8 @@
     const [x, y] = position(zone);
     const top = content.ramparts[content.ramparts.length - 1];
     const rect = el("rect", { x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, class: `rampart ${top}` });
-    rect.appendChild(el("title", {}, `Rampart of ${names[top]} on ${zone}` +
-      (content.ramparts.length > 1 ? ` (${content.ramparts.length} stacked)` : "")));
+    rect.appendChild(el("title", {}, say(gettext("Rampart of %(name)s on %(zone)s"), { name: names[top], zone }) +
+      (content.ramparts.length > 1 ? " " + say(gettext("(%(count)s stacked)"), { count: content.ramparts.length }) : "")));
     svg.appendChild(rect);
     if (content.ramparts.length > 1) {
       svg.appendChild(el("text", { x: x + CELL - 4, y: y + CELL - 4, class: "rampart-count" }, `×${content.ramparts.length}`));
@@ -104,9 +108,12 @@
         `L${base[0] - px * 7} ${base[1] - py * 7} Z` }));
       group.appendChild(el("circle", { cx, cy, r }));
       group.appendChild(el("text", { x: cx, y: cy + layout.font * 0.36, class: "arms", "font-size": layout.font }, String(b.arms)));
-      let where = `on ${zone}`;
-      if (stack.length > 1) { where = `${ordinal(level + 1)} of ${stack.length} from the bottom of the stack on ${zone}`; }
-      group.appendChild(el("title", {}, `${ident} (${names[b.general]}): Arms ${b.arms}, facing ${FACING_WORDS[b.facing]}, ${where}` +
+      let where = say(gettext("on %(zone)s"), { zone });
+      if (stack.length > 1) {
+        where = say(gettext("number %(level)s of %(count)s from the bottom of the stack on %(zone)s"), { level: level + 1, count: stack.length, zone });
+      }
+      group.appendChild(el("title", {}, say(gettext("%(ident)s (%(name)s): Arms %(arms)s, facing %(facing)s, %(where)s"),
+        { ident, name: names[b.general], arms: b.arms, facing: FACING_WORDS[b.facing], where }) +
         (b.tokens.length ? `; ${b.tokens.join(", ")}` : "")));
       svg.appendChild(group);
     });
@@ -145,7 +152,7 @@
   function draw(frame) {
     const title = document.getElementById("battlefield-title");
     svg.replaceChildren(title);
-    title.textContent = `The battlefield ${frame.turn === 0 ? "after Battle Formation" : `after turn ${frame.turn}`}`;
+    title.textContent = frame.turn === 0 ? gettext("The battlefield after Battle Formation") : say(gettext("The battlefield after turn %(turn)s"), { turn: frame.turn });
     drawGround(frame);
     for (const [zone, content] of Object.entries(frame.zones)) { drawRamparts(zone, content); }
     for (const [zone, content] of Object.entries(frame.zones)) {
@@ -160,8 +167,9 @@
     const stacks = document.getElementById("stacks");
     const tall = Object.entries(frame.zones).filter(([, content]) => content.stack.length > 1);
     stacks.replaceChildren(...tall.map(([zone, content]) => html("li", {},
-      `Stack on ${zone}, bottom to top: ` +
-      content.stack.map((ident) => `${ident} (${names[frame.battalions[ident].general]}, Arms ${frame.battalions[ident].arms})`).join(", "))));
+      say(gettext("Stack on %(zone)s, bottom to top:"), { zone }) + " " +
+      content.stack.map((ident) => say(gettext("%(ident)s (%(name)s, Arms %(arms)s)"),
+        { ident, name: names[frame.battalions[ident].general], arms: frame.battalions[ident].arms })).join(", "))));
     stacks.hidden = tall.length === 0;
     const lines = ["p1", "p2"].map((side) => {
       const enemy = side === "p1" ? "p2" : "p1";
@@ -171,9 +179,11 @@
       const arms = own.reduce((sum, [, b]) => sum + b.arms, 0);
       const li = html("li", { class: `side ${side}` });
       li.appendChild(html("strong", {}, names[side]));
-      li.appendChild(document.createTextNode(`: ${own.length} on the battlefield (Arms ${arms}); in the prison: ` +
-        `${held.map(([i, b]) => `${i} (Arms ${b.arms})`).join(", ") || "none"}; in the graveyard: ` +
-        `${dead.map(([i]) => i).join(", ") || "none"}`));
+      li.appendChild(document.createTextNode(": " + say(gettext("%(count)s on the battlefield (Arms %(arms)s); in the prison: %(held)s; in the graveyard: %(dead)s"), {
+        count: own.length, arms,
+        held: held.map(([i, b]) => say(gettext("%(ident)s (Arms %(arms)s)"), { ident: i, arms: b.arms })).join(", ") || gettext("none"),
+        dead: dead.map(([i]) => i).join(", ") || gettext("none"),
+      })));
       return li;
     });
     document.getElementById("sides").replaceChildren(...lines);
@@ -189,8 +199,9 @@
       li.appendChild(swatch);
       const text = html("span");
       text.appendChild(html("strong", {}, general.name));
-      const home = side === "p1" ? "row 1, at the bottom" : `row ${height}, at the top`;
-      text.appendChild(document.createTextNode(` — ${side === "p1" ? "Player-1" : "Player-2"}, ${general.kingdom}; home ${home}`));
+      const home = side === "p1" ? gettext("row 1, at the bottom") : say(gettext("row %(row)s, at the top"), { row: height });
+      text.appendChild(document.createTextNode(" — " + say(gettext("%(player)s, %(kingdom)s; home %(home)s"),
+        { player: side === "p1" ? gettext("Player-1") : gettext("Player-2"), kingdom: general.kingdom, home })));
       li.appendChild(text);
       generals.appendChild(li);
     }
@@ -229,7 +240,8 @@
   });
   if (data.error && data.error.turn) {
     const li = html("li", { class: `step illegal ${data.error.by || ""}`, id: "illegal-move" });
-    li.appendChild(html("strong", {}, `Turn ${data.error.turn}${data.error.by ? ` · ${names[data.error.by]}` : ""}: not legal`));
+    li.appendChild(html("strong", {}, data.error.by ? say(gettext("Turn %(turn)s · %(name)s: not legal"), { turn: data.error.turn, name: names[data.error.by] })
+      : say(gettext("Turn %(turn)s: not legal"), { turn: data.error.turn })));
     li.appendChild(html("p", { class: "step-words" }, data.error.message));
     moveList.appendChild(li);
   }
@@ -254,13 +266,13 @@
       if (i === current) { button.setAttribute("aria-current", "step"); } else { button.removeAttribute("aria-current"); }
     });
     showInList(current);
-    const label = frame.turn === 0 ? "After Battle Formation" : `After turn ${frame.turn}`;
+    const label = frame.turn === 0 ? gettext("After Battle Formation") : say(gettext("After turn %(turn)s"), { turn: frame.turn });
     document.getElementById("turn-label").textContent = label;
-    document.getElementById("turn-of").textContent = frame.turn === 0 ? "." : ` of ${data.frames[last].turn}.`;
+    document.getElementById("turn-of").textContent = frame.turn === 0 ? "." : " " + say(gettext("of %(turns)s."), { turns: data.frames[last].turn });
     document.getElementById("turn-words").textContent = frame.turn === 0
       ? frame.changes.join(" ") : `${names[frame.by]}: ${frame.words.join(" ")}`;
     document.getElementById("turn-changes").textContent = frame.turn === 0 || !frame.changes.length
-      ? "" : `Changed: ${frame.changes.join("; ")}.`;
+      ? "" : say(gettext("Changed: %(changes)s."), { changes: frame.changes.join("; ") });
     slider.value = current;
     slider.setAttribute("aria-valuetext", label);
     // aria-disabled, not disabled: the button keeps the keyboard focus at either end.

@@ -26,3 +26,15 @@ def harbour(db):
     olga = grant_organizer_role(get_user_model().objects.create_user("olga"))
     event = services.create_event(name="Harbour Open", slug="harbour", actor=olga)
     return event, olga
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker):
+    """The API's OpenAPI schema as served, read once a module."""
+    import yaml
+    from rest_framework.test import APIClient
+
+    with django_db_blocker.unblock():
+        response = APIClient().get("/api/schema/")
+    assert response.status_code == 200
+    return yaml.safe_load(response.content)

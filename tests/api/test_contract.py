@@ -10,7 +10,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-import yaml
 from django.contrib.staticfiles import finders
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,13 +22,6 @@ from tournaments.api.replay_schema import standalone_schema
 SHARED_REPLAYS = Path(__file__).resolve().parents[3] / "shared" / "examples" / "replays"
 pytestmark = pytest.mark.django_db
 
-
-@pytest.fixture(scope="module")
-def schema(django_db_blocker):
-    with django_db_blocker.unblock():
-        response = APIClient().get("/api/schema/")
-    assert response.status_code == 200
-    return yaml.safe_load(response.content)
 
 
 def operations(schema):

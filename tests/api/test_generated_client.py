@@ -90,27 +90,27 @@ def test_a_generated_client_runs_an_event_from_creation_to_the_scoreboard(genera
     assert isinstance(refused, Error) and refused.code == "invalid"
 
     boss = signed_in("boss", "boss-password-1")
-    event = call("v1.v1_events_create", client=boss,
+    event = call("events.v1_events_create", client=boss,
                  body=EventRequest(name="Client Cup", slug="client-cup", published=True))
     assert not isinstance(event, Error), event
     assert event.slug == "client-cup" and event.state.value == "registration"
     # A general that belongs to a player enters only by its player (R78): the organizer is refused,
     # the players join themselves.
-    refused = call("v1.v1_events_registrations_create", client=boss, slug="client-cup",
+    refused = call("events.v1_events_registrations_create", client=boss, slug="client-cup",
                    body=RegisterInputRequest(general=players["Ada"].pk))
     assert isinstance(refused, Error) and refused.code == "permission_denied"
     for name, general in players.items():
         player = signed_in(general.user.username, f"{name}-password-1")
-        registration = call("v1.v1_events_join_create", client=player, slug="client-cup", body=JoinInputRequest())
+        registration = call("events.v1_events_join_create", client=player, slug="client-cup", body=JoinInputRequest())
         assert not isinstance(registration, Error), registration
-    closed = call("v1.v1_events_close_registration_create", client=boss, slug="client-cup")
+    closed = call("events.v1_events_close_registration_create", client=boss, slug="client-cup")
     assert closed.eliminated is None and [2, 2] in closed.partitions
-    plan = call("v1.v1_events_form_groups_create", client=boss, slug="client-cup",
+    plan = call("events.v1_events_form_groups_create", client=boss, slug="client-cup",
                 body=FormGroupsInputRequest(group_count=2, seed=7))
     assert not isinstance(plan, Error), plan
     assert plan.saved and len(plan.groups) == 2
 
-    battles = call("v1.v1_battles_list", client=anonymous, event="client-cup").results
+    battles = call("battles.v1_battles_list", client=anonymous, event="client-cup").results
     assert len(battles) == 2
     first, second = battles
     a, b = first.general_a, first.general_b
@@ -118,15 +118,15 @@ def test_a_generated_client_runs_an_event_from_creation_to_the_scoreboard(genera
 
     # A general reports without a replay; the opponent, with their own account, confirms.
     reporter = signed_in(by_id[a.id].user.username, f"{a.name}-password-1")
-    report = call("v1.v1_battles_reports_create", client=reporter, id=first.id,
+    report = call("battles.v1_battles_reports_create", client=reporter, id=first.id,
                   body=ReportInputRequest(kind=ReportedKindEnum.VICTORY, winner=a.id,
                                           condition=VictoryConditionEnum.BLUNT))
     assert not isinstance(report, Error), report
     assert report.status == ReportStatusEnum.AWAITING_OPPONENT
-    not_yours = call("v1.v1_reports_confirm_create", client=reporter, id=report.id)
+    not_yours = call("reports.v1_reports_confirm_create", client=reporter, id=report.id)
     assert isinstance(not_yours, Error) and not_yours.code == "permission_denied"
     opponent = signed_in(by_id[b.id].user.username, f"{b.name}-password-1")
-    confirmed = call("v1.v1_reports_confirm_create", client=opponent, id=report.id)
+    confirmed = call("reports.v1_reports_confirm_create", client=opponent, id=report.id)
     assert not isinstance(confirmed, Error), confirmed
     assert confirmed.status == ReportStatusEnum.CONFIRMED
 
@@ -136,7 +136,7 @@ def test_a_generated_client_runs_an_event_from_creation_to_the_scoreboard(genera
     replay = json.dumps(replay_between("victory-shackle", c, d)).encode()
 
     def upload_the_replay(client):
-        return call("v1.v1_battles_reports_upload_create", client=client, id=second.id,
+        return call("battles.v1_battles_reports_upload_create", client=client, id=second.id,
                     body=ReportUploadRequest(kind=ReportedKindEnum.VICTORY, winner=c.pk,
                                              condition=VictoryConditionEnum.SHACKLE,
                                              replay=File(payload=replay, file_name="replay.json",
@@ -146,19 +146,19 @@ def test_a_generated_client_runs_an_event_from_creation_to_the_scoreboard(genera
     uploaded = upload_the_replay(uploader)
     assert not isinstance(uploaded, Error), uploaded
     assert uploaded.has_replay
-    adjudicated = call("v1.v1_reports_retrieve", client=uploader, id=uploaded.id)
+    adjudicated = call("reports.v1_reports_retrieve", client=uploader, id=uploaded.id)
     assert adjudicated.status == ReportStatusEnum.CHECKED, adjudicated.status_reason
     assert adjudicated.waiting_for.name == d.name
     answering = signed_in(d.user.username, f"{d.name}-password-1")
     second_upload = upload_the_replay(answering)
     assert not isinstance(second_upload, Error), second_upload
-    counted = call("v1.v1_reports_retrieve", client=uploader, id=uploaded.id)
+    counted = call("reports.v1_reports_retrieve", client=uploader, id=uploaded.id)
     assert counted.status == ReportStatusEnum.CONFIRMED, counted.status_reason
 
-    standings = call("v1.v1_events_standings_retrieve", client=anonymous, slug="client-cup")
+    standings = call("events.v1_events_standings_retrieve", client=anonymous, slug="client-cup")
     rows = [row for table in standings.tables for row in table.rows]
     winners = {row.general.name: row for row in rows if row.victories}
     assert set(winners) == {a.name, c.name} and all(row.played == 1 for row in winners.values())
-    scoreboard = call("v1.v1_events_scoreboard_retrieve", client=anonymous, slug="client-cup")
+    scoreboard = call("events.v1_events_scoreboard_retrieve", client=anonymous, slug="client-cup")
     assert scoreboard.event["slug"] == "client-cup"
     assert len(scoreboard.latest_results) == 2

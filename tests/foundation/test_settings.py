@@ -62,13 +62,14 @@ def test_a_malformed_boolean_is_refused_with_its_name():
     assert "DEBUG must be true or false" in result.stderr
 
 
-def test_celery_beat_runs_both_sweeps_and_each_names_a_registered_task():
+def test_celery_beat_runs_every_sweep_and_each_names_a_registered_task():
     # One schedule: a second assignment once silently dropped the sweep of waiting adjudications.
     from opp.celery import app
 
     app.loader.import_default_modules()
     scheduled = {entry["task"] for entry in app.conf.beat_schedule.values()}
-    assert scheduled == {"tournaments.send_waiting_adjudications", "tournaments.confirm_expired_reports"}
+    assert scheduled == {"tournaments.send_waiting_adjudications", "tournaments.confirm_expired_reports",
+                         "tournaments.send_due_mails", "tournaments.send_due_webhooks"}
     assert scheduled <= set(app.tasks)
 
 

@@ -5,6 +5,7 @@ exactly as before."""
 import csv
 import datetime as dt
 import io
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -71,7 +72,8 @@ def test_the_standings_columns_follow_the_organizers_tie_breakers(ccg):
 def test_swiss_results_have_round_table_stage_points_and_the_games_facts(ccg):
     header, rows = csv_dicts(exports.results_table(ccg))
     assert header == ["Stage", "Round", "Table", "Player A", "Player B", "Result", "Winner", "Forfeited by",
-                      "Points A", "Points B", "How the game ended", "Turns played", "Outcome", "Decided at"]
+                      "Points A", "Points B", "How the game ended", "Turns played", "Outcome",
+                      f"Decided at ({ccg.time_zone})"]
     assert [(row["Stage"], row["Round"], row["Table"]) for row in rows] == [
         ("Swiss round", str(r), str(t)) for r in (1, 2) for t in (1, 2, 3)]
     draw = rows[5]
@@ -80,8 +82,8 @@ def test_swiss_results_have_round_table_stage_points_and_the_games_facts(ccg):
     win = rows[0]
     assert (win["Result"], win["Winner"], win["Points A"], win["Points B"]) == ("Win", win["Player A"], "3.0", "0.0")
     assert win["How the game ended"] == "finished" and win["Turns played"] == ""
-    decided = dt.datetime.fromisoformat(win["Decided at"])  # ISO 8601, as every export writes times
-    assert decided.tzinfo is not None
+    decided = dt.datetime.fromisoformat(win[f"Decided at ({ccg.time_zone})"])  # ISO 8601 with the offset
+    assert decided.utcoffset() == decided.astimezone(ZoneInfo(ccg.time_zone)).utcoffset()
 
 
 def test_a_bye_is_in_the_schedule_and_the_results_and_the_top_cut_scores_no_points(ccg):
@@ -170,7 +172,7 @@ def test_multiplayer_tables_export_their_players_winner_and_elimination_order(db
 
 def test_the_organizers_lists_export_has_every_players_status_version_time_and_violation_codes(ccg):
     header, rows = csv_dicts(exports.lists_table(ccg, user("organizer")))
-    assert header[:5] == ["Player", "Status", "Version", "Submitted at", "Violations"]
+    assert header[:5] == ["Player", "Status", "Version", f"Submitted at ({ccg.time_zone})", "Violations"]
     assert len(rows) == 6 and [row["Version"] for row in rows] == ["1"] * 6
     farah = rows[5]
     assert farah["Player"] == "Farah Fadel" and farah["Status"] == "accepted"
@@ -178,7 +180,7 @@ def test_the_organizers_lists_export_has_every_players_status_version_time_and_v
     assert len(codes) == 2 and all(codes)
     assert "league night" in farah["Accepted because"]
     assert {row["Status"] for row in rows[:5]} == {"valid"} and not any(row["Violations"] for row in rows[:5])
-    assert dt.datetime.fromisoformat(farah["Submitted at"]).tzinfo is not None
+    assert dt.datetime.fromisoformat(farah[f"Submitted at ({ccg.time_zone})"]).tzinfo is not None
 
 
 def test_closed_lists_are_the_organizers_and_each_players_own(ccg, client):
@@ -231,3 +233,37 @@ def test_a_warline_event_in_groups_exports_as_before_and_has_no_lists(client):
     assert exports.standings_table(event).columns == exports.STANDINGS_COLUMNS
     assert exports.offered(event, None) == exports.EXPORTS
     assert client.get("/events/quay-open/export/lists.csv").status_code == 404
+
+
+# --- times in the event's zone --------------------------------------------------------------------------------
+
+def test_csv_times_are_in_the_events_zone_with_the_zone_named_and_json_keeps_utc(ccg):
+    """Every page shows an event's times in its zone; the CSV does too, naming it. The JSON stays in UTC."""
+    Event.objects.filter(pk=ccg.pk).update(time_zone="Europe/Berlin")
+    ccg.refresh_from_db()
+    battle = ccg.battles.exclude(kind="").order_by("swiss_round__number", "number").first()
+    battle.decided_at = dt.datetime(2026, 11, 26, 9, 0, tzinfo=dt.UTC)  # 10:00 in Berlin (CET)
+    battle.save(update_fields=["decided_at"])
+    summer = ccg.battles.exclude(kind="").exclude(pk=battle.pk).order_by("swiss_round__number", "number").first()
+    summer.decided_at = dt.datetime(2026, 7, 1, 8, 30, tzinfo=dt.UTC)  # 10:30 in Berlin (CEST)
+    summer.save(update_fields=["decided_at"])
+
+    header, rows = csv_dicts(exports.results_table(ccg))
+    assert header[-1] == "Decided at (Europe/Berlin)" and "Decided at" not in header
+    by_table = {(row["Round"], row["Table"]): row["Decided at (Europe/Berlin)"] for row in rows}
+    assert by_table[(str(battle.round), str(battle.number))] == "2026-11-26T10:00:00+01:00"
+    assert by_table[(str(summer.round), str(summer.number))] == "2026-07-01T10:30:00+02:00"
+
+    document = exports.results_table(ccg).as_json(ccg)
+    assert document["event"]["time_zone"] == "Europe/Berlin"
+    assert {"key": "decided_at", "label": "Decided at"} in document["columns"]
+    assert "2026-11-26T09:00:00+00:00" in [row["decided_at"] for row in document["rows"]]
+
+
+def test_the_csv_download_names_the_zone_of_the_event(ccg, client):
+    Event.objects.filter(pk=ccg.pk).update(time_zone="America/New_York")
+    response = client.get(f"/events/{DEMO_CCG_SLUG}/export/results.csv")
+    header = next(csv.reader(io.StringIO(response.content.decode())))
+    assert header[-1] == "Decided at (America/New_York)"
+    first = next(csv.DictReader(io.StringIO(response.content.decode())))
+    assert first["Decided at (America/New_York)"].endswith(("-05:00", "-04:00"))

@@ -257,7 +257,8 @@ def test_a_deadline_is_written_in_the_events_zone(day, mailoutbox, django_captur
     Report.objects.filter(pk=report.pk).update(confirm_by=datetime(2027, 1, 15, 20, 0, tzinfo=UTC))
     Notification.objects.all().delete()
     mailoutbox.clear()
-    notifications.report_waiting(report.pk)
+    with django_capture_on_commit_callbacks(execute=True):  # queued now, sent after the commit
+        notifications.report_waiting(report.pk)
     assert "15 Jan 2027, 15:00 EST" in mailoutbox[0].body
 
 

@@ -142,9 +142,12 @@ async def serious_axe_violations(page):
             for violation in results["violations"] if violation["impact"] in ("serious", "critical")]
 
 
-async def visit(browser, base, who, pages, problems):
-    """One visitor in their own context: every page at each width; what is wrong goes to `problems`."""
-    context = await browser.new_context(viewport={"width": WIDTHS[0], "height": 844})
+async def visit(browser, base, who, pages, problems, language="en"):
+    """One visitor in their own context: every page at each width; what is wrong goes to `problems`. With
+    another `language` the browser asks for it, every page must say so in <html lang>, and the column checks
+    (which name English headings) are left out."""
+    asked = {} if language == "en" else {"locale": language, "extra_http_headers": {"Accept-Language": language}}
+    context = await browser.new_context(viewport={"width": WIDTHS[0], "height": 844}, **asked)
     await context.add_init_script(path=str(AXE_SCRIPT))
     page = await context.new_page()
     failed = []
@@ -154,7 +157,7 @@ async def visit(browser, base, who, pages, problems):
         await page.goto(f"{base}/accounts/login/")
         await page.fill("input[name=login]", who)
         await page.fill("input[name=password]", DEMO_PASSWORD)
-        await page.click("button[type=submit]")
+        await page.click("main button[type=submit]")
         await page.wait_for_load_state()
         assert "/accounts/login/" not in page.url, f"{who} could not sign in"
     for width in WIDTHS:
@@ -166,7 +169,10 @@ async def visit(browser, base, who, pages, problems):
             if response.status != 200:
                 problems.append(f"{where}: HTTP {response.status}")
                 continue
-            found = await page.evaluate(CHECKS, [columns if width < 1000 else [], width])
+            found = await page.evaluate(CHECKS, [columns if width < 1000 and language == "en" else [], width])
+            shown_in = await page.evaluate("document.documentElement.lang")
+            if language != "en" and shown_in != language and not path.startswith("/api/"):
+                found.append(f'<html lang="{shown_in}">, not "{language}"')
             if failed:
                 found.append(f"asked for what is not there: {failed}")
             found += [f"axe-core: {violation}" for violation in await serious_axe_violations(page)]
@@ -178,14 +184,14 @@ async def visit(browser, base, who, pages, problems):
     await context.close()
 
 
-async def visit_all(base, visitors):
+async def visit_all(base, visitors, language="en"):
     from playwright.async_api import async_playwright
 
     problems = []
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:  # the visitors side by side: their pages render, and axe runs, at the same time
-            await asyncio.gather(*(visit(browser, base, who, pages, problems) for who, pages in visitors))
+            await asyncio.gather(*(visit(browser, base, who, pages, problems, language) for who, pages in visitors))
         finally:
             await browser.close()
     return problems

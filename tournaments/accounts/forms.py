@@ -4,17 +4,19 @@ from __future__ import annotations
 from allauth.account.app_settings import EmailVerificationMethod
 from allauth.account.forms import LoginForm, SignupForm
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments.accounts import signup
 
-PASSWORD_HELP = ("At least 8 characters, not only digits, not a common password and not like your username or "
-                 "email.")
+PASSWORD_HELP = (gettext_lazy("At least 8 characters, not only digits, not a common password and not like "
+                              "your username or email."))
 
 
 class SiteLoginForm(LoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["login"].label = "Username or email"
+        self.fields["login"].label = _("Username or email")
         self.fields["login"].widget.attrs.pop("placeholder", None)  # the label says it; a placeholder is no label
         self.fields["login"].widget.attrs["autocomplete"] = "username"
         self.fields["password"].help_text = ""  # the page links "Forgot your password?" itself
@@ -32,7 +34,7 @@ class SiteLoginForm(LoginForm):
 class SiteSignupForm(SignupForm):
     """Username, email and the password twice; while sign-up is invite-only, the invitation code too."""
 
-    invite = forms.CharField(label="Invitation code", max_length=40, required=False)
+    invite = forms.CharField(label=gettext_lazy("Invitation code"), max_length=40, required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -28,6 +28,8 @@ from django.dispatch import receiver
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import Resolver404, resolve
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from rest_framework.authtoken.models import Token
 
 from opp import limits
@@ -94,9 +96,12 @@ def sign_in_failed(sender, credentials, request=None, **kwargs):
 
 def signin_limit_sentence(window):
     minutes = max(1, round(limits.seconds_left(window) / 60))
-    return (f"Too many failed sign-ins from your address, whatever the usernames: signing in from it is paused "
-            f"for about {minutes} minute{'s' if minutes != 1 else ''}. Use \"Forgot your password?\" on the "
-            f"sign-in page if you have forgotten it.")
+    return ngettext("Too many failed sign-ins from your address, whatever the usernames: signing in from it is "
+                    "paused for about %(minutes)s minute. Use \"Forgot your password?\" on the sign-in page if you "
+                    "have forgotten it.",
+                    "Too many failed sign-ins from your address, whatever the usernames: signing in from it is "
+                    "paused for about %(minutes)s minutes. Use \"Forgot your password?\" on the sign-in page if you "
+                    "have forgotten it.", minutes) % {"minutes": minutes}
 
 
 class SignInAddressLimitMiddleware:
@@ -121,7 +126,10 @@ def is_sign_in(request):
         return False
 
 
-def too_many(request, sentence, window=None, heading="Signing in is locked for a while"):
+SIGN_IN_LOCKED = gettext_lazy("Signing in is locked for a while")
+
+
+def too_many(request, sentence, window=None, heading=SIGN_IN_LOCKED):
     """429 with the sentence: the API's error body under /api/, else the page in the site's style."""
     if request.path.startswith("/api/"):
         response = JsonResponse({"detail": sentence, "code": "throttled"}, status=429)
@@ -139,10 +147,10 @@ def reset_refusal(request):
     """Counts one reset request from the client's address; a 429 once over the hourly limit, else None."""
     if limits.add_one("password-reset-address", limits.client_ip(request), HOUR) <= settings.OPP_PASSWORD_RESETS_PER_ADDRESS:
         return None
-    sentence = (f"Too many password-reset requests from your address: at most "
-                f"{settings.OPP_PASSWORD_RESETS_PER_ADDRESS} an hour. Try again in about "
-                f"{max(1, round(limits.seconds_left(HOUR) / 60))} minutes.")
-    return too_many(request, sentence, HOUR, heading="Password reset paused for a while")
+    sentence = (_("Too many password-reset requests from your address: at most %(limit)s an hour. Try again "
+                  "in about %(minutes)s minutes.")
+                % {"limit": settings.OPP_PASSWORD_RESETS_PER_ADDRESS, "minutes": max(1, round(limits.seconds_left(HOUR) / 60))})
+    return too_many(request, sentence, HOUR, heading=_("Password reset paused for a while"))
 
 
 def reset_mail_allowed(email):

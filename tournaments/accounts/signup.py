@@ -15,17 +15,18 @@ from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from tournaments.domain import Conflict
 from tournaments.models import SignupInvitation, SiteAccess
 
 OPEN, INVITE, CLOSED = SiteAccess.Signup.OPEN, SiteAccess.Signup.INVITE, SiteAccess.Signup.CLOSED
 
-VERIFY_EMAIL_FIRST = ("Verify your email first: follow the link in the mail sent when you signed up (signing in "
-                      "on the site sends a new one).")
-INVITATION_REFUSED = ("This invitation code is not valid or has been used already: ask whoever invited you for "
-                      "a new one.")
-INVITATION_NEEDED = "Sign-up is by invitation only: enter the invitation code you were given."
+VERIFY_EMAIL_FIRST = (gettext_lazy("Verify your email first: follow the link in the mail sent when you "
+                                   "signed up (signing in on the site sends a new one)."))
+INVITATION_REFUSED = (gettext_lazy("This invitation code is not valid or has been used already: ask "
+                                   "whoever invited you for a new one."))
+INVITATION_NEEDED = gettext_lazy("Sign-up is by invitation only: enter the invitation code you were given.")
 
 
 def signup_mode():

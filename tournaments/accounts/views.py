@@ -10,6 +10,7 @@ from __future__ import annotations
 from allauth.account import views as allauth_views
 from django.http import HttpResponseRedirect
 from django.shortcuts import render
+from django.utils.translation import gettext as _
 
 from tournaments.accounts import protection, signup
 
@@ -46,5 +47,5 @@ def too_many_requests(request, exception=None):
     """allauth's 429 (`opp.urls.handler429`): a limit on sign-ups, email changes, verification mails or
     password changes was reached."""
     if request.path.startswith("/api/"):
-        return protection.too_many(request, "Too many requests: wait a few minutes, then try again.")
+        return protection.too_many(request, _("Too many requests: wait a few minutes, then try again."))
     return render(request, "429.html", status=429)

@@ -23,13 +23,15 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import HttpResponse, JsonResponse
 from django.utils.http import http_date, parse_http_date_safe, quote_etag
+from django.utils.translation import get_language
+from rest_framework.exceptions import Throttled
 from rest_framework.throttling import BaseThrottle, SimpleRateThrottle
 
 from tournaments.standings import queries
 
 _lock = threading.Lock()
 _heads = {}  # slug -> (expires at, head)
-_documents = OrderedDict()  # (event, revision) -> the document as JSON bytes
+_documents = OrderedDict()  # (event, revision, language) -> the document as JSON bytes
 _DOCUMENTS_KEPT = 64
 _polls = {}  # client -> (window start, count)
 
@@ -67,8 +69,9 @@ def _local_head(slug):
     return head
 
 
-def _document(event, revision):
-    key = (event, revision)
+def _document(event, revision, language):
+    # The document holds words in the reader's language (an event's state, a result), so one a language.
+    key = (event, revision, language)
     document = _documents.get(key)
     if document is None:
         document = json.dumps(queries.cached_scoreboard(event, revision), cls=DjangoJSONEncoder).encode()
@@ -109,16 +112,18 @@ def _throttled(request):
 
 
 @functools.lru_cache(maxsize=256)
-def _validators(event, revision, at):
-    """The ETag and the response headers of one revision (formatted once, not per poll)."""
-    etag = quote_etag(f"{event}-{revision}")
+def _validators(event, revision, at, language):
+    """The ETag and the response headers of one revision in one language (formatted once, not per poll): a
+    reader who switches language gets the document again, not a 304 for the other language's."""
+    etag = quote_etag(f"{event}-{revision}-{language}")
     return etag, {"ETag": etag, "Last-Modified": http_date(at), "Cache-Control": "no-cache"}
 
 
 def conditional_answer(meta, head):
     """(status, headers, the document as JSON bytes or None) for a poll of one revision of the event;
     `meta` is the request's META (read directly: building `request.headers` costs more than the answer)."""
-    etag, headers = _validators(head["event"], head["revision"], head["at"])
+    language = get_language()
+    etag, headers = _validators(head["event"], head["revision"], head["at"], language)
     if_none_match = meta.get("HTTP_IF_NONE_MATCH")
     if if_none_match:
         if etag in [tag.strip() for tag in if_none_match.split(",")]:
@@ -127,7 +132,7 @@ def conditional_answer(meta, head):
         since = parse_http_date_safe(meta.get("HTTP_IF_MODIFIED_SINCE") or "")
         if since is not None and int(head["at"]) <= since:
             return 304, headers, None
-    return 200, headers, _document(head["event"], head["revision"])
+    return 200, headers, _document(head["event"], head["revision"], language)
 
 
 def fast_poll(fallback):
@@ -141,8 +146,9 @@ def fast_poll(fallback):
             return fallback(request, slug=slug)
         wait = _throttled(request)
         if wait is not None:
-            return JsonResponse({"detail": f"Request was throttled. Expected available in {wait} seconds.",
-                                 "code": "throttled"}, status=429, headers={"Retry-After": str(wait)})
+            # DRF's own sentence, in the request's language: the same as the throttled answer of the API
+            return JsonResponse({"detail": str(Throttled(wait).detail), "code": "throttled"},
+                                status=429, headers={"Retry-After": str(wait)})
         status, headers, document = conditional_answer(request.META, head)
         response = HttpResponse(status=304) if document is None else \
             HttpResponse(document, content_type="application/json")

@@ -2,13 +2,16 @@
 checked by the services, whose refusals become 400/409 bodies (see errors.py)."""
 import json
 
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 import game_systems
 from tournaments import models, trust
-from tournaments.domain import TIEBREAKERS, opp_awards
+from tournaments.domain import TIEBREAKERS, DomainError, opp_awards
+from tournaments.events import embedding
 from tournaments.events.services import GROUP_METHODS
 from tournaments.leagues.seasons import waiting_for
 from tournaments.ratings import queries as ratings
@@ -90,7 +93,10 @@ class ClaimInputSerializer(serializers.Serializer):
 
 def _board_side(value, side):
     if not 1 <= value <= 26:
-        raise serializers.ValidationError(f"The board's {side} is 1 to 26 zones (7 by default).")
+        # a whole sentence for each side: the German noun's article differs ("die Breite", "die Höhe")
+        sentence = (_("The board's width is 1 to 26 zones (7 by default).") if side == "width"
+                    else _("The board's height is 1 to 26 zones (7 by default)."))
+        raise serializers.ValidationError(sentence)
     return value
 
 
@@ -131,6 +137,10 @@ class EventSerializer(serializers.ModelSerializer):
                                          help_text="The organizer who owns the event; co-organizers cannot remove "
                                                    "them (`POST events/{slug}/owner/` hands it over).")
 
+    links = serializers.SerializerMethodField(
+        help_text="Where others follow the event: its page, its calendar feed (iCal, RFC 5545), the standings "
+                  "widget other sites may frame (once `embed_origins` lets them) and the scoreboard.")
+
     class Meta:
         model = models.Event
         fields = ["slug", "name", "kind", "game", "format", "swiss_rounds", "top_cut", "table_size",
@@ -140,7 +150,8 @@ class EventSerializer(serializers.ModelSerializer):
                   "board_height", "forfeit_award_opp",
                   "forfeit_counts_as_victory", "forfeits_to_disqualify", "confirmation_minutes",
                   "pair_battles_per_season", "group_method", "group_seed", "victor", "organizers", "owner", "published",
-                  "approve_registrations", "rated", "starts_on", "ends_on", "venue", "description", "time_zone", "created_at", "updated_at"]
+                  "approve_registrations", "rated", "starts_on", "ends_on", "venue", "description", "time_zone",
+                  "embed_origins", "links", "created_at", "updated_at"]
         # The list rules change through `PATCH events/{slug}/list-rules/`.
         read_only_fields = ["state", "status", "group_method", "group_seed", "victor", "organizers", "owner",
                             "created_at", "updated_at", "list_deadline", "list_visibility", "lists_public_from",
@@ -156,9 +167,19 @@ class EventSerializer(serializers.ModelSerializer):
                         "table_size": {"help_text": "Players per table: 2, or 3-4 where the game allows "
                                                     "multiplayer tables (Warlord CCG). Fixed once created."}}
 
+    @extend_schema_field({"type": "object", "properties": {
+        name: {"type": "string", "format": "uri"} for name in ("page", "calendar", "embed", "scoreboard")}})
+    def get_links(self, event):
+        request = self.context.get("request")
+        paths = {"page": reverse("event-detail", args=[event.slug]),
+                 "calendar": reverse("event-calendar", args=[event.slug]),
+                 "embed": reverse("event-embed", args=[event.slug]),
+                 "scoreboard": reverse("event-scoreboard-poll", args=[event.slug])}
+        return {name: request.build_absolute_uri(path) if request else path for name, path in paths.items()}
+
     def validate_confirmation_minutes(self, value):
         if not 1 <= value <= 60 * 24 * 30:
-            raise serializers.ValidationError("The confirmation window is between 1 minute and 30 days.")
+            raise serializers.ValidationError(_("The confirmation window is between 1 minute and 30 days."))
         return value
 
     def validate_board_width(self, value):
@@ -169,13 +190,19 @@ class EventSerializer(serializers.ModelSerializer):
 
     def validate_forfeit_award_opp(self, value):
         if not 0 <= value <= 5:
-            raise serializers.ValidationError("The forfeit award is between 0 and 5 OPP.")
+            raise serializers.ValidationError(_("The forfeit award is between 0 and 5 OPP."))
         return value
 
     def validate_description(self, value):
         if len(value) > 1000:
-            raise serializers.ValidationError("A description is at most 1,000 characters.")
+            raise serializers.ValidationError(_("A description is at most 1,000 characters."))
         return value
+
+    def validate_embed_origins(self, value):
+        try:  # the same check and tidying as the details page's (docs/embeds.md)
+            return embedding.clean_origins(value)
+        except DomainError as error:
+            raise serializers.ValidationError(str(error)) from None
 
     def validate(self, data):
         data = super().validate(data)
@@ -183,7 +210,7 @@ class EventSerializer(serializers.ModelSerializer):
         ends_on = data.get("ends_on", getattr(self.instance, "ends_on", None))
         if ends_on is not None and (starts_on is None or ends_on < starts_on):
             raise serializers.ValidationError(
-                {"ends_on": ["The last day cannot be before the first." if starts_on else "Give starts_on too."]})
+                {"ends_on": [_("The last day cannot be before the first.") if starts_on else _("Give starts_on too.")]})
         return data
 
     def get_fields(self):
@@ -223,9 +250,9 @@ class FactsField(serializers.Field):
             try:
                 data = json.loads(data) if data.strip() else {}
             except ValueError:
-                raise serializers.ValidationError("The facts must be a JSON object.") from None
+                raise serializers.ValidationError(_("The facts must be a JSON object.")) from None
         if not isinstance(data, dict):
-            raise serializers.ValidationError("The facts must be a JSON object.")
+            raise serializers.ValidationError(_("The facts must be a JSON object."))
         return data
 
     def to_representation(self, value):
@@ -253,7 +280,7 @@ class RegisterInputSerializer(serializers.Serializer):
 
     def validate(self, attrs):
         if bool(attrs.get("general")) == bool(attrs.get("name", "").strip()):
-            raise serializers.ValidationError({"general": ["Give either an existing general's id or a new name."]})
+            raise serializers.ValidationError({"general": [_("Give either an existing general's id or a new name.")]})
         return attrs
 
 
@@ -552,13 +579,14 @@ class LeagueBattleInputSerializer(serializers.Serializer):
     def validate(self, attrs):
         if "opponent" in attrs:
             if "kind" not in attrs:
-                raise serializers.ValidationError({"kind": ["Say how the battle ended."]})
+                raise serializers.ValidationError({"kind": [_("Say how the battle ended.")]})
             if {"general_a", "general_b", "result"} & set(attrs):
                 raise serializers.ValidationError({"opponent": [
-                    "A member's report names the opponent only; general_a, general_b and result are for organizers."]})
+                    _("A member's report names the opponent only; general_a, general_b and result are for "
+                      "organizers.")]})
         elif not ("general_a" in attrs and "general_b" in attrs):
             raise serializers.ValidationError({"general_a": [
-                "Give general_a and general_b (organizers), or opponent and the result (members)."]})
+                _("Give general_a and general_b (organizers), or opponent and the result (members).")]})
         return attrs
 
 

@@ -2,8 +2,33 @@
 
 These are the errors a person reads (the page, the API, a management command); an internal fault
 stays an ordinary exception.
+
+The domain imports no Django, yet its sentences are translated like the rest of the site's: `gettext` and
+`ngettext` below are the names `makemessages` collects sentences by, and they ask the translation
+functions the app installs when it loads (tournaments/apps.py installs Django's, which answer in the
+language of the request or step at hand). Without the app (plain Python) they answer in English.
 """
 from __future__ import annotations
+
+from collections.abc import Callable
+
+_translations: dict[str, Callable] = {
+    "gettext": lambda message: message,
+    "ngettext": lambda singular, plural, count: singular if count == 1 else plural,
+}
+
+
+def install_translations(*, gettext: Callable, ngettext: Callable) -> None:
+    """Called once when the app loads, with django.utils.translation's functions."""
+    _translations.update(gettext=gettext, ngettext=ngettext)
+
+
+def gettext(message: str) -> str:
+    return _translations["gettext"](message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    return _translations["ngettext"](singular, plural, count)
 
 
 class DomainError(Exception):
@@ -15,7 +40,7 @@ class DomainError(Exception):
     extra: dict | None = None  # more for the API body, e.g. the existing generals of the same name
 
     def __init__(self, message: str, *, field: str | None = None):
-        super().__init__(message)
+        super().__init__(str(message))  # a lazily translated sentence is fixed in the language of now
         self.field = field
 
 

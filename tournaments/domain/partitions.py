@@ -9,7 +9,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from tournaments.domain.errors import DomainError
+from tournaments.domain.errors import DomainError, ngettext
+from tournaments.domain.errors import gettext as _
 
 
 def possible_partitions(n: int) -> list[tuple[int, int]]:
@@ -21,40 +22,41 @@ def possible_partitions(n: int) -> list[tuple[int, int]]:
             if n % count == 0 and (n // count) % 2 == 0]
 
 
-def _generals(n):
-    return f"{n} general{'' if n == 1 else 's'}"
-
-
-def _groups(count):
-    return f"{count} group{'' if count == 1 else 's'}"
-
-
 def _join(phrases, word="or"):
     if len(phrases) == 1:
         return phrases[0]
     return f"{', '.join(phrases[:-1])} {word} {phrases[-1]}"
 
 
-def _what_to_change(n):
-    """The nearest fields that work: the multiples of 4 above and below (R25)."""
-    below = n - n % 4
-    above = below + 4
-    if below < 4:
-        return f"register {above - n} more"
-    return f"register {above - n} more or remove {n - below}"
+def _join_alternatives(phrases):
+    if len(phrases) == 1:
+        return phrases[0]
+    return _("%(phrases)s or %(last)s") % {"phrases": ", ".join(phrases[:-1]), "last": phrases[-1]}
 
 
 def check_partition(n: int, group_count: int) -> int:
-    """The group size for `group_count` groups of a field of n, or a refusal naming what would work."""
+    """The group size for `group_count` groups of a field of n, or a refusal naming what would work: the
+    nearest fields that work are the multiples of 4 above and below (R25)."""
     partitions = possible_partitions(n)
     if not partitions:
-        raise DomainError(f"{_generals(n)} cannot form equal even groups: {_what_to_change(n)}.",
-                          field="group_count")
+        below = n - n % 4
+        params = {"count": n, "more": below + 4 - n, "fewer": n - below}
+        if below < 4:
+            raise DomainError(ngettext("%(count)s general cannot form equal even groups: register %(more)s more.",
+                                       "%(count)s generals cannot form equal even groups: register %(more)s more.",
+                                       n) % params, field="group_count")
+        raise DomainError(_("%(count)s generals cannot form equal even groups: register %(more)s more or remove "
+                            "%(fewer)s.") % params, field="group_count")
     for count, size in partitions:
         if count == group_count:
             return size
-    raise DomainError(f"{_generals(n)} can form {_join([f'{c} groups of {s}' for c, s in partitions])}; "
-                      f"{_groups(group_count)} is not one of them.", field="group_count")
+    options = [ngettext("%(count)s group of %(size)s", "%(count)s groups of %(size)s", c) % {"count": c, "size": s}
+               for c, s in partitions]
+    raise DomainError(ngettext("%(count)s generals can form %(options)s; %(groups)s group is not one of them.",
+                               "%(count)s generals can form %(options)s; %(groups)s groups is not one of them.",
+                               group_count) % {"count": n, "options": _join_alternatives(options),
+                                               "groups": group_count},
+                      field="group_count")
 
 
 def _generals_named(keys, word="General"):

@@ -35,6 +35,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from game_systems.base import PoolRejected, UnusableInput, read_facts
 from tournaments import trust
@@ -320,8 +321,8 @@ def read_archive(raw: bytes):
     else `ArchiveError` saying which limit the file breaks."""
     limit = settings.OPP_MAX_REQUEST_BYTES
     if len(raw) > limit:
-        raise ArchiveError(f"The file is larger than {limit:,} bytes ({limit // (1024 * 1024)} MiB), the limit of "
-                           f"an archive as of any request body.")
+        raise ArchiveError(_("The file is larger than %(bytes)s bytes (%(mib)s MiB), the limit of an archive as "
+                             "of any request body.") % {"bytes": f"{limit:,}", "mib": limit // (1024 * 1024)})
     try:
         return load_json(raw, what="The file")
     except JSONRefused as error:
@@ -330,16 +331,16 @@ def read_archive(raw: bytes):
 
 def _need(record, key, where):
     if not isinstance(record, dict):
-        raise ArchiveError(f"{where} must be an object.")
+        raise ArchiveError(_("%(where)s must be an object.") % {"where": where})
     if key not in record:
-        raise ArchiveError(f"{where} has no {key!r}.")
+        raise ArchiveError(_("%(where)s has no %(key)r.") % {"where": where, "key": key})
     return record[key]
 
 
 def _list(archive, key):
     value = _need(archive, key, "The archive")
     if not isinstance(value, list):
-        raise ArchiveError(f"The archive's {key!r} must be a list.")
+        raise ArchiveError(_("The archive's %(key)r must be a list.") % {"key": key})
     return value
 
 
@@ -354,17 +355,20 @@ def _checked(obj, where, exclude=()):
                        validate_constraints=False)
     except ValidationError as error:
         problems = "; ".join(f"{field}: {' '.join(messages)}" for field, messages in error.message_dict.items())
-        raise ArchiveError(f"{where} is not valid: {problems}.") from None
+        raise ArchiveError(_("%(where)s is not valid: %(problems)s.")
+                           % {"where": where, "problems": problems}) from None
     return obj
 
 
 def check_header(archive):
     if not isinstance(archive, dict) or archive.get("format") != FORMAT:
-        raise ArchiveError(f"This is not a WARLINE event archive: its \"format\" must be {FORMAT!r}.")
+        raise ArchiveError(_("This is not a WARLINE event archive: its \"format\" must be %(FORMAT)r.")
+                           % {"FORMAT": FORMAT})
     version = archive.get("version")
     if type(version) is not int or version not in READABLE_VERSIONS:
-        raise ArchiveError(f"Archive version {version!r} is not supported; this site imports versions "
-                           f"{READABLE_VERSIONS[0]} to {VERSION}.")
+        raise ArchiveError(_("Archive version %(version)r is not supported; this site imports versions "
+                             "%(READABLE_VERSIONS)s to %(VERSION)s.")
+                           % {"version": version, "READABLE_VERSIONS": READABLE_VERSIONS[0], "VERSION": VERSION})
     return version
 
 
@@ -382,7 +386,8 @@ class _Accounts:
         if username is None:
             return None
         if not isinstance(username, str) or not username:
-            raise ArchiveError(f"{where} names an account by {username!r}: a username must be a text.")
+            raise ArchiveError(_("%(where)s names an account by %(username)r: a username must be a text.")
+                               % {"where": where, "username": username})
         if username not in self.found:
             self.found[username] = get_user_model().objects.filter(username=username).first()
         user = self.found[username]
@@ -434,8 +439,8 @@ def import_archive(archive, *, slug=None, organizers=(), match_accounts=False):
             raise ValidationError("")
         validate_slug(slug)
     except ValidationError:
-        raise ArchiveError(f"{slug!r} is not a valid address: use at most 80 letters, numbers, hyphens or "
-                           "underscores.", field="slug") from None
+        raise ArchiveError(_("%(slug)r is not a valid address: use at most 80 letters, numbers, hyphens or "
+                             "underscores.") % {"slug": slug}, field="slug") from None
     try:
         with transaction.atomic():
             return _import(archive, version, event_record, slug, list(organizers), match_accounts)
@@ -452,7 +457,7 @@ def _since_v2_list(record, key, where, version):
         return []
     value = _need(record, key, where)
     if not isinstance(value, list):
-        raise ArchiveError(f"{where}'s {key!r} must be a list.")
+        raise ArchiveError(_("%(where)s's %(key)r must be a list.") % {"where": where, "key": key})
     return value
 
 
@@ -474,7 +479,8 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
         if ref is None and not required:
             return None
         if not isinstance(ref, str) or ref not in generals:
-            raise ArchiveError(f"{where} names general {ref!r}, whom the archive's generals do not include.")
+            raise ArchiveError(_("%(where)s names general %(ref)r, whom the archive's generals do not "
+                                 "include.") % {"where": where, "ref": ref})
         return generals[ref]
 
     event = Event(slug=slug, **_values(event_record, EVENT_FIELDS, "The event"),
@@ -484,12 +490,12 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
         event.confirmation_minutes = DEFAULT_CONFIRMATION_MINUTES.get(event.kind, event.confirmation_minutes)
     _checked(event, "The event", exclude=["victor", "owner"])
     if not isinstance(event.variants, list) or not all(isinstance(key, str) for key in event.variants):
-        raise ArchiveError("The event's variants must be a list of names, like [\"battle_arts\"].")
+        raise ArchiveError(_("The event's variants must be a list of names, like [\"battle_arts\"]."))
     try:
         validate_variants(event.variants, event.battalion_count)
         check_board_setting({"board_width": event.board_width, "board_height": event.board_height})
     except DomainError as error:
-        raise ArchiveError(f"The event's rules are not valid: {error}") from None
+        raise ArchiveError(_("The event's rules are not valid: %(error)s") % {"error": error}) from None
     _check_game(event)
     times = {name: getattr(event, name) for name in ("created_at", "updated_at") if getattr(event, name)}
     event.owner = owner
@@ -511,7 +517,8 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
             list_versions.append(_list_version_of(registration, version_record, f"{where}, list version {number + 1}",
                                                   accounts))
     if list_versions and not event.game_system.has_lists:
-        raise ArchiveError(f"The archive holds lists, yet {event.game_system.name} has no deck or army lists.")
+        raise ArchiveError(_("The archive holds lists, yet %(game_system)s has no deck or army lists.")
+                           % {"game_system": event.game_system.name})
     _insert(ListVersion, list_versions)
 
     seasons, season_members = {}, []
@@ -536,7 +543,7 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
         groups[_need(record, "ref", where)] = group
         members = _need(record, "members", where)
         if not isinstance(members, list):
-            raise ArchiveError(f"{where}'s members must be a list.")
+            raise ArchiveError(_("%(where)s's members must be a list.") % {"where": where})
         for number, member in enumerate(members):
             member_where = f"{where}, member {number + 1}"
             GroupMember.objects.create(group=group, general=general(_need(member, "general", member_where),
@@ -551,19 +558,21 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
         group_key, season_key = _need(record, "group", where), _need(record, "season", where)
         round_key = record.get("swiss_round")  # absent before Swiss rounds: a battle of a group or a season
         if group_key is not None and (not isinstance(group_key, str) or group_key not in groups):
-            raise ArchiveError(f"{where} names group {group_key!r}, which the archive's groups do not include.")
+            raise ArchiveError(_("%(where)s names group %(group_key)r, which the archive's groups do not "
+                                 "include.") % {"where": where, "group_key": group_key})
         if season_key is not None and (not isinstance(season_key, str) or season_key not in seasons):
-            raise ArchiveError(f"{where} names season {season_key!r}, which the archive's seasons do not include.")
+            raise ArchiveError(_("%(where)s names season %(season_key)r, which the archive's seasons do "
+                                 "not include.") % {"where": where, "season_key": season_key})
         if round_key is not None and (not isinstance(round_key, str) or round_key not in paired_rounds):
-            raise ArchiveError(f"{where} names Swiss round {round_key!r}, which the archive's paired rounds do not "
-                               "include.")
+            raise ArchiveError(_("%(where)s names Swiss round %(round_key)r, which the archive's paired "
+                                 "rounds do not include.") % {"where": where, "round_key": round_key})
         named = {name: general(_need(record, name, where), where, required=name in ("general_a", "general_b"))
                  for name in BATTLE_GENERAL_FIELDS}
         battle = Battle(event=event, group=groups.get(group_key), season=seasons.get(season_key),
                         swiss_round=paired_rounds.get(round_key), **named, **_values(record, BATTLE_FIELDS, where),
                         **{name: record[name] for name in BATTLE_OPTIONAL_FIELDS if name in record})
         if battle.general_a == battle.general_b:
-            raise ArchiveError(f"{where} names the same general twice.")
+            raise ArchiveError(_("%(where)s names the same general twice.") % {"where": where})
         _checked(battle, where, exclude=[*BATTLE_GENERAL_FIELDS, "swiss_round"])
         _check_result(event, battle.kind, battle.facts, where)
         battle.save()
@@ -587,7 +596,8 @@ def _import(archive, version, event_record, slug, explicit, match_accounts):
         where = f"Disqualification {index + 1}"
         season_key = record.get("season") if version >= 2 else None
         if season_key is not None and (not isinstance(season_key, str) or season_key not in seasons):
-            raise ArchiveError(f"{where} names season {season_key!r}, which the archive's seasons do not include.")
+            raise ArchiveError(_("%(where)s names season %(season_key)r, which the archive's seasons do "
+                                 "not include.") % {"where": where, "season_key": season_key})
         dq = Disqualification(event=event, general=general(_need(record, "general", where), where),
                               season=seasons.get(season_key),
                               decided_by=accounts.get(record.get("decided_by"), "decided a disqualification", where),
@@ -663,7 +673,7 @@ def _optional_list(record, key, where):
         return []
     value = record[key]
     if not isinstance(value, list):
-        raise ArchiveError(f"{where}'s {key!r} must be a list.")
+        raise ArchiveError(_("%(where)s's %(key)r must be a list.") % {"where": where, "key": key})
     return value
 
 
@@ -676,19 +686,19 @@ def _check_game(event):
     try:
         check_game_settings(event.kind, game_settings)
     except DomainError as error:
-        raise ArchiveError(f"The event's game settings are not valid: {error}") from None
+        raise ArchiveError(_("The event's game settings are not valid: %(error)s") % {"error": error}) from None
     checker = event.game_system.list_checker
     if checker is None:
         if event.list_pool or event.list_options:
-            raise ArchiveError(f"The event has list options or a pool, yet {event.game_system.name} has no deck or "
-                               "army lists.")
+            raise ArchiveError(_("The event has list options or a pool, yet %(game_system)s has no deck or "
+                                 "army lists.") % {"game_system": event.game_system.name})
         return
     try:
         options = checker.parse_options(event.list_options, has_pool=bool(event.list_pool))
         if event.list_pool:
             checker.parse_pool(event.list_pool, options=options)
     except (UnusableInput, PoolRejected) as error:
-        raise ArchiveError(f"The event's list rules are not valid: {error}") from None
+        raise ArchiveError(_("The event's list rules are not valid: %(error)s") % {"error": error}) from None
 
 
 def _check_result(event, kind, facts, where):
@@ -697,14 +707,16 @@ def _check_result(event, kind, facts, where):
     count it."""
     system = event.game_system
     if kind and kind != Battle.Kind.UNPLAYED_DQ and system.result_kind(kind) is None:
-        raise ArchiveError(f"{where}'s result {kind!r} is not one of {system.short_name}'s results "
-                           f"({', '.join(k.key for k in system.result_kinds)}).")
+        raise ArchiveError(_("%(where)s's result %(kind)r is not one of %(short_name)s's results "
+                             "(%(value)s).")
+                           % {"where": where, "kind": kind, "short_name": system.short_name, "value": ', '.join(k.key for k in system.result_kinds)})
     if not isinstance(facts, dict):
-        raise ArchiveError(f"{where}'s facts must be an object of named values.")
+        raise ArchiveError(_("%(where)s's facts must be an object of named values.") % {"where": where})
     try:
         read_facts(system.result_facts, facts)
     except ValueError as error:
-        raise ArchiveError(f"{where}'s facts are not valid: {error}") from None
+        raise ArchiveError(_("%(where)s's facts are not valid: %(error)s")
+                           % {"where": where, "error": error}) from None
 
 
 def _import_paired_rounds(archive, event, general, accounts):
@@ -716,14 +728,15 @@ def _import_paired_rounds(archive, event, general, accounts):
         where = f"Paired round {index + 1}"
         ref = _need(record, "ref", where)
         if not isinstance(ref, str) or not ref or ref in paired_rounds:
-            raise ArchiveError(f"{where}'s reference must be a text of its own, like \"swiss-1\" (not {ref!r}).")
+            raise ArchiveError(_(
+                    "%(where)s's reference must be a text of its own, like \"swiss-1\" (not %(ref)r).") % {"where": where, "ref": ref})
         swiss_round = SwissRound(event=event, **_values(record, SWISS_ROUND_FIELDS, where),
                                  **{name: general(_need(record, name, where), where, required=False)
                                     for name in SWISS_ROUND_GENERAL_FIELDS})
         paired_rounds[ref] = _checked(swiss_round, where, exclude=list(SWISS_ROUND_GENERAL_FIELDS))
     if paired_rounds and event.format != Event.Format.SWISS:
-        raise ArchiveError("The archive holds Swiss rounds, yet its event is played in groups: its \"format\" must "
-                           "be \"swiss\".")
+        raise ArchiveError(_("The archive holds Swiss rounds, yet its event is played in groups: its "
+                             "\"format\" must be \"swiss\"."))
     _insert(SwissRound, list(paired_rounds.values()))
     table_reports = []
     for index, (record, swiss_round) in enumerate(zip(records, paired_rounds.values(), strict=True)):
@@ -744,10 +757,12 @@ def _import_table(swiss_round, record, where, general, accounts):
 
     def seated_general_ids(refs, name, at):
         if not isinstance(refs, list):
-            raise ArchiveError(f"{at}'s {name} must be a list of general references.")
+            raise ArchiveError(_("%(at)s's %(name)s must be a list of general references.")
+                               % {"at": at, "name": name})
         ids = [general(ref, at).pk for ref in refs]
         if not set(ids) <= seated:
-            raise ArchiveError(f"{at}'s {name} names a general not seated at the table.")
+            raise ArchiveError(_("%(at)s's %(name)s names a general not seated at the table.")
+                               % {"at": at, "name": name})
         return ids
 
     table = Table(event=swiss_round.event, swiss_round=swiss_round, **_values(record, TABLE_FIELDS, where),
@@ -771,7 +786,7 @@ def _import_table(swiss_round, record, where, general, accounts):
 def _need_list(record, key, where):
     value = _need(record, key, where)
     if not isinstance(value, list):
-        raise ArchiveError(f"{where}'s {key!r} must be a list.")
+        raise ArchiveError(_("%(where)s's %(key)r must be a list.") % {"where": where, "key": key})
     return value
 
 
@@ -786,7 +801,8 @@ def _list_version_of(registration, record, where, accounts):
     if not isinstance(violations, list) or not all(
             isinstance(v, dict) and isinstance(v.get("code"), str) and isinstance(v.get("message"), str)
             for v in violations):
-        raise ArchiveError(f"{where}'s violations must be a list of {{\"code\": …, \"message\": …}} objects.")
+        raise ArchiveError(_(
+                "%(where)s's violations must be a list of {\"code\": …, \"message\": …} objects.") % {"where": where})
     return version
 
 
@@ -818,21 +834,23 @@ def _import_generals(records, organizers):
         where = f"General {index + 1}"
         ref = _need(record, "ref", where)
         if not isinstance(ref, str) or not ref:
-            raise ArchiveError(f"{where}'s reference must be a text, like \"g1\".")
+            raise ArchiveError(_("%(where)s's reference must be a text, like \"g1\".") % {"where": where})
         if ref in generals:
-            raise ArchiveError(f"{where} repeats the reference {ref!r}.")
+            raise ArchiveError(_("%(where)s repeats the reference %(ref)r.") % {"where": where, "ref": ref})
         values = _values(record, GENERAL_FIELDS, where)
         external_id = values["external_id"]
         if external_id:
             if external_id in external_ids:
-                raise ArchiveError(f"{where} repeats the external id {external_id!r}.")
+                raise ArchiveError(_("%(where)s repeats the external id %(external_id)r.")
+                                   % {"where": where, "external_id": external_id})
             external_ids.add(external_id)
             existing = General.objects.filter(external_id=external_id).first()
             if existing is not None and existing.user_id is not None:
                 # A claimed general enters an event only with its player's consent (R78).
-                raise ArchiveError(f"{where}'s external id {external_id!r} belongs to a general a player has "
-                                   "claimed on this site, who has not agreed to enter this event: remove the "
-                                   "external id from the archive to import them as a new general.")
+                raise ArchiveError(_("%(where)s's external id %(external_id)r belongs to a general a "
+                                     "player has claimed on this site, who has not agreed to enter this "
+                                     "event: remove the external id from the archive to import them as a "
+                                     "new general.") % {"where": where, "external_id": external_id})
             if existing is not None and _reusable(existing, organizers):
                 generals[ref] = existing
                 continue

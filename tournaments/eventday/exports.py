@@ -15,13 +15,20 @@ by table: its players in seat order, finished or not, the winner and the elimina
 Events in groups export exactly as before. A game with lists adds the lists export: each player's
 current list (status, version, time, violation codes), row by row only for who may see that list
 (tournaments.lists.services.may_see_list: closed lists, the organizers only).
+
+Times (when a result was decided, a bye given, a list submitted) are kept as moments in the rows. The CSV
+writes them in the event's zone, ISO 8601 with the offset (2026-11-26T10:00:00+01:00), and names the zone in
+the column's header ("Decided at (Europe/Berlin)"), as every page shows the event's times; the JSON keeps
+them in UTC with the offset as before and names the event's zone once, in its "event" object.
 """
 from __future__ import annotations
 
 import csv
 import io
 import re
+import zoneinfo
 from dataclasses import dataclass
+from datetime import datetime
 
 from tournaments import trust
 from tournaments.domain import TIEBREAKERS, opp_awards
@@ -30,6 +37,7 @@ from tournaments.models import Battle, Group, SwissRound
 from tournaments.models import Table as SeatedTable  # a multiplayer table; `Table` here is an export's
 from tournaments.standings.tables import battle_result, group_standings, season_standings
 from tournaments.swiss import standings as swiss_standings
+from tournaments.timezones import zone_of
 
 EXPORTS = ("registrations", "schedule", "results", "standings")
 LISTS = "lists"  # a game with lists: as each list is visible (`lists_table`), not public as the others
@@ -41,19 +49,39 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _FORMULA_AFTER_SEPARATOR = re.compile(r"([,;\t|\r\n][\s\"]*)(?=[=+\-@])")
 
 
+# The columns holding a moment (a datetime in the rows): the CSV writes them in the event's zone.
+TIME_COLUMNS = frozenset({"decided_at", "submitted_at"})
+
+
 @dataclass(frozen=True)
 class Table:
     name: str
     columns: tuple[tuple[str, str], ...]  # (key, public name)
     rows: list[dict]
+    time_zone: str = "UTC"  # the event's zone (an IANA name): the CSV's times are in it
 
     def as_json(self, event):
         return {
-            "event": {"slug": event.slug, "name": event.name},
+            "event": {"slug": event.slug, "name": event.name, "time_zone": self.time_zone},
             "export": self.name,
             "columns": [{"key": key, "label": label} for key, label in self.columns],
-            "rows": self.rows,
+            "rows": [{key: value.isoformat() if isinstance(value, datetime) else value for key, value in row.items()}
+                     for row in self.rows],
         }
+
+    def csv_header(self):
+        """The public column names; a time column names the zone its times are in."""
+        return [f"{label} ({self.time_zone})" if key in TIME_COLUMNS else label for key, label in self.columns]
+
+    def csv_cell(self, value):
+        if isinstance(value, datetime):
+            return value.astimezone(zoneinfo.ZoneInfo(self.time_zone)).isoformat(timespec="seconds")
+        return value
+
+
+def export_table(event, name, columns, rows):
+    """An export of `event`, its times in the event's zone."""
+    return Table(name, columns, rows, time_zone=zone_of(event).key)
 
 
 def safe_cell(value):
@@ -76,9 +104,9 @@ def to_csv(table):
     separator inside a cell stays inside it for a reader that honours quotes."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n", quoting=csv.QUOTE_ALL)
-    writer.writerow([safe_cell(label) for _key, label in table.columns])
+    writer.writerow([safe_cell(label) for label in table.csv_header()])
     for row in table.rows:
-        writer.writerow([safe_cell(row.get(key)) for key, _label in table.columns])
+        writer.writerow([safe_cell(table.csv_cell(row.get(key))) for key, _label in table.columns])
     return out.getvalue()
 
 
@@ -125,7 +153,7 @@ def registrations_table(event):
     )
     if event.is_swiss:
         columns += (("dropped_after_round", "Dropped after round"),)
-    return Table("registrations", columns, rows)
+    return export_table(event, "registrations", columns, rows)
 
 
 def table_numbers(battles):
@@ -149,7 +177,7 @@ def schedule_table(event):
         "battle": b.number, "table": tables[b.pk], "general_a": b.general_a.name, "general_b": b.general_b.name,
         "state": "decided" if b.kind else "to play",
     } for b in battles]
-    return Table("schedule", (
+    return export_table(event, "schedule", (
         ("stage", "Stage"), ("where", "Group or season"), ("round", "Round"), ("battle", "Battle"),
         ("table", "Table"), ("general_a", "General A"), ("general_b", "General B"), ("state", "State"),
     ), rows)
@@ -174,9 +202,9 @@ def results_table(event):
             "opp_a": awards[battle.general_a.key], "opp_b": awards[battle.general_b.key],
             "player_1": _name(battle.player_1), "respect_shown": battle.respect_shown,
             "outcome": battle.outcome_text(),
-            "decided_at": battle.decided_at.isoformat() if battle.decided_at else None,
+            "decided_at": battle.decided_at,
         })
-    return Table("results", (
+    return export_table(event, "results", (
         ("stage", "Stage"), ("where", "Group or season"), ("round", "Round"), ("battle", "Battle"),
         ("general_a", "General A"), ("general_b", "General B"), ("result", "Result"), ("condition", "Condition"),
         ("winner", "Winner"), ("forfeited_by", "Forfeited by"), ("disqualified", "Not fought: disqualified"),
@@ -212,10 +240,11 @@ def standings_table(event):
         return swiss_standings_table(event)
     rows = []
     for group in event.groups.select_related("winner").order_by("-stage", "index"):
-        rows += _standing_rows(group.name, Group.Stage(group.stage).label, group_standings(group), group.winner)
+        rows += _standing_rows(group.name, str(Group.Stage(group.stage).label), group_standings(group),
+                              group.winner)
     for season in event.seasons.select_related("champion").order_by("-number"):
         rows += _standing_rows(season.name, "League season", season_standings(season), season.champion)
-    return Table("standings", STANDINGS_COLUMNS, rows)
+    return export_table(event, "standings", STANDINGS_COLUMNS, rows)
 
 
 # --- Swiss events ---------------------------------------------------------------------------------------
@@ -233,7 +262,7 @@ def _byes(event):
 
 def _in_order(battle_rows, bye_rows):
     """Battles and byes of each round together: the Swiss rounds first, a round's bye after its tables."""
-    stages = {SwissRound.Stage.SWISS.label: 0, SwissRound.Stage.TOP_CUT.label: 1}
+    stages = {str(SwissRound.Stage.SWISS.label): 0, str(SwissRound.Stage.TOP_CUT.label): 1}
     return sorted([*battle_rows, *bye_rows],
                   key=lambda row: (stages[row["stage"]], row["round"], row["table"] is None, row["table"] or 0))
 
@@ -267,7 +296,7 @@ def multiplayer_schedule_table(event):
     cut = [{"stage": b.swiss_round.get_stage_display(), "round": b.round, "table": b.number,
             "players": f"{b.general_a.name}, {b.general_b.name}", "state": "decided" if b.kind else "to play"}
            for b in _swiss_battles(event)]
-    return Table("schedule", MULTIPLAYER_SCHEDULE_COLUMNS, _in_order(tables, cut))
+    return export_table(event, "schedule", MULTIPLAYER_SCHEDULE_COLUMNS, _in_order(tables, cut))
 
 
 def multiplayer_results_table(event):
@@ -276,7 +305,7 @@ def multiplayer_results_table(event):
     cut = [{"stage": b.swiss_round.get_stage_display(), "round": b.round, "table": b.number,
             "players": f"{b.general_a.name}, {b.general_b.name}", "finished": True, "winner": _name(b.winner),
             "eliminated": (b.general_b if b.winner_id == b.general_a_id else b.general_a).name if b.winner_id else "",
-            "decided_at": b.decided_at.isoformat() if b.decided_at else None}
+            "decided_at": b.decided_at}
            for b in _swiss_battles(event).exclude(kind="")]
     rows = []
     for t in _multiplayer_tables(event).exclude(finished=None):
@@ -288,9 +317,9 @@ def multiplayer_results_table(event):
             "winner": left[0] if t.finished and len(left) == 1 else None,
             "still_in": None if t.finished else ", ".join(left),
             "eliminated": ", ".join(names.get(general, "?") for general in t.eliminations),
-            "decided_at": t.decided_at.isoformat() if t.decided_at else None,
+            "decided_at": t.decided_at,
         })
-    return Table("results", (
+    return export_table(event, "results", (
         ("stage", "Stage"), ("round", "Round"), ("table", "Table"), ("players", "Players in seat order"),
         ("finished", "Finished"), ("winner", "Winner"), ("still_in", "Still in when time ran out"),
         ("eliminated", "Eliminated, first out first"), ("decided_at", "Decided at"),
@@ -306,7 +335,7 @@ def swiss_schedule_table(event):
                 "state": "decided" if b.kind else "to play"} for b in _swiss_battles(event)]
     byes = [{"stage": r.get_stage_display(), "round": r.number, "table": None, "general_a": r.bye.name,
              "general_b": None, "state": "bye"} for r in _byes(event)]
-    return Table("schedule", SWISS_SCHEDULE_COLUMNS, _in_order(battles, byes))
+    return export_table(event, "schedule", SWISS_SCHEDULE_COLUMNS, _in_order(battles, byes))
 
 
 def fact_columns(system):
@@ -360,12 +389,12 @@ def swiss_results_table(event):
             "winner": _name(battle.winner), "forfeited_by": None if dq else _name(battle.forfeited_by),
             "points_a": points_a, "points_b": points_b, **_fact_cells(system, battle.facts),
             "outcome": battle.outcome_text(),
-            "decided_at": battle.decided_at.isoformat() if battle.decided_at else None,
+            "decided_at": battle.decided_at,
         })
     byes = [{"stage": r.get_stage_display(), "round": r.number, "table": None, "general_a": r.bye.name,
              "result": "Bye", "points_a": float(scoring.points("bye")), "outcome": f"{r.bye.name} has the bye",
-             "decided_at": r.paired_at.isoformat()} for r in _byes(event)]
-    return Table("results", (
+             "decided_at": r.paired_at} for r in _byes(event)]
+    return export_table(event, "results", (
         ("stage", "Stage"), ("round", "Round"), ("table", "Table"), ("general_a", "Player A"),
         ("general_b", "Player B"), ("result", "Result"), ("winner", "Winner"), ("forfeited_by", "Forfeited by"),
         ("points_a", "Points A"), ("points_b", "Points B"), *fact_columns(system), ("outcome", "Outcome"),
@@ -382,7 +411,7 @@ def swiss_standings_table(event):
              **dict(line.tie_breaks), "dropped": line.dropped,
              "decided": event.victor_id is not None and event.victor_id == line.general.pk}
             for line in table.lines]
-    return Table("standings", (
+    return export_table(event, "standings", (
         ("place", "Place"), ("shared", "Place shared"), ("general", "Player"), ("score", "Score"), ("wins", "Wins"),
         ("draws", "Draws"), ("losses", "Losses"), ("byes", "Byes"),
         *((key, label) for key, label, _explanation in table.tie_breakers),
@@ -422,12 +451,12 @@ def lists_table(event, user):
         rows.append({
             "general": registration.general.name, "status": version.status if version else "none",
             "version": version.version if version else None,
-            "submitted_at": version.submitted_at.isoformat() if version else None,
+            "submitted_at": version.submitted_at if version else None,
             "violations": ", ".join(v["code"] for v in version.violations) if readable else "",
             "accepted_reason": version.accepted_reason if readable and version.accepted_at else None,
             "summary": checker.summary(version.content) if readable else None,
         })
-    return Table(LISTS, LISTS_COLUMNS, rows)
+    return export_table(event, LISTS, LISTS_COLUMNS, rows)
 
 
 def offered(event, user):

@@ -19,6 +19,8 @@ from datetime import datetime
 
 from django.http import Http404
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments import trust
 from tournaments.domain import Conflict
@@ -28,8 +30,9 @@ from tournaments.results.agreement import claim_text, map_generals, variants_sen
 from tournaments.standings.queries import schedule_by_round
 from tournaments.swiss.tables import result_text
 
-LABELS = {"waiting": "Waiting for a report", "reported": "Reported", "checking": "Being checked by the engine",
-          "checked": "Checked by the engine", "disputed": "Disputed", "counted": "Counted"}
+LABELS = {"waiting": gettext_lazy("Waiting for a report"), "reported": gettext_lazy("Reported"), "checking": gettext_lazy(
+        "Being checked by the engine"),
+          "checked": gettext_lazy("Checked by the engine"), "disputed": "Disputed", "counted": "Counted"}
 DECIDABLE = (*Report.AWAITING_STATUSES, Report.Status.DISPUTED, Report.Status.FAILED)
 
 
@@ -170,19 +173,20 @@ def engine_sentence(report):
     if adjudication is None:
         return ""
     if adjudication.state in (Adjudication.State.QUEUED, Adjudication.State.RUNNING):
-        return "The engine is checking the replay."
+        return _("The engine is checking the replay.")
     if adjudication.state == Adjudication.State.FAILED:
-        return f"Adjudication failed: {adjudication.last_error or 'the engine did not answer'}."
+        return (_("Adjudication failed: %(value)s.")
+                % {"value": adjudication.last_error or _("the engine did not answer")})
     verdict = adjudication.verdict or {}
     if adjudication.agrees:
-        return f"The engine agrees with the report ({verdict.get('turns')} turns)."
-    return adjudication.disagreement or "The engine disagrees with the report."
+        return _("The engine agrees with the report (%(turns)s turns).") % {"turns": verdict.get("turns")}
+    return adjudication.disagreement or _("The engine disagrees with the report.")
 
 
 def line_for(battle, report, *, table=0, now=None):
     """The battle's state in words, with what may be accepted and where the form starts."""
     now = now or timezone.now()
-    line = Line(battle=battle, table=table, state="waiting", sentence="No report yet.")
+    line = Line(battle=battle, table=table, state="waiting", sentence=_("No report yet."))
     if battle.kind:
         line.state, line.sentence = "counted", f"{battle.outcome_text()}."
         line.initial = result_form_initial(battle, kind=battle.kind, winner_id=battle.winner_id,
@@ -195,22 +199,26 @@ def line_for(battle, report, *, table=0, now=None):
     claim = line.claim = claim_text(report.kind, report.winner, report.condition, report.forfeited_by)
     line.engine = engine_sentence(report)
     opponent = trust.opponent_of_reporter(report)
-    waiting_for = opponent.name if opponent else "the opponent"
+    waiting_for = opponent.name if opponent else _("the opponent")
     if report.status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
         line.state = "checking"
-        line.sentence = f"{reporting.reporter_name(report)} reported {claim}, with a replay the engine is checking."
+        line.sentence = (_("%(reporter_name)s reported %(claim)s, with a replay the engine is checking.")
+                         % {"reporter_name": reporting.reporter_name(report), "claim": claim})
     elif report.status == Report.Status.CHECKED:
         line.state, line.confirm_by = "checked", report.confirm_by
-        line.sentence = f"{reporting.reporter_name(report)} reported {claim}; the engine agrees; waiting for {waiting_for}."
+        line.sentence = (_("%(reporter_name)s reported %(claim)s; the engine agrees; waiting for "
+                           "%(waiting_for)s.")
+                         % {"reporter_name": reporting.reporter_name(report), "claim": claim, "waiting_for": waiting_for})
     elif report.status == Report.Status.AWAITING_OPPONENT:
         line.state, line.confirm_by = "reported", report.confirm_by
-        line.sentence = f"{reporting.reporter_name(report)} reported {claim}; waiting for {waiting_for}."
+        line.sentence = (_("%(reporter_name)s reported %(claim)s; waiting for %(waiting_for)s.")
+                         % {"reporter_name": reporting.reporter_name(report), "claim": claim, "waiting_for": waiting_for})
     else:  # disputed, or adjudication failed: an organizer decides
         line.state, line.since = "disputed", report.updated_at
         if report.status == Report.Status.FAILED:
-            why = "the engine could not check the replay"
+            why = _("the engine could not check the replay")
         elif report.status_reason == line.engine or not report.status_reason:
-            why = "the engine disagrees"
+            why = _("the engine disagrees")
         else:
             why = f"disputed: {report.status_reason}"
         line.sentence = f"{reporting.reporter_name(report)} reported {claim}; {why}"
@@ -277,7 +285,7 @@ def gather(event, *, user=None, group_id=None, season_id=None, round_label=None,
         seasons = seasons.filter(pk=current.pk) if current else seasons.none()
     groups, seasons = list(groups), list(seasons)
     if (group_id is not None or season_id is not None) and not (groups or seasons):
-        raise Http404("This event has no such group or season.")
+        raise Http404(_("This event has no such group or season."))
 
     chosen = []  # (Sheet without lines, [battles])
     if event.format == Event.Format.SWISS:
@@ -288,13 +296,13 @@ def gather(event, *, user=None, group_id=None, season_id=None, round_label=None,
         labels = [label for label, _ in rounds]
         label = round_label if round_label in labels else _current_round(rounds)
         battles = next((items for item_label, items in rounds if item_label == label), [])
-        chosen.append((Sheet(group.name, group.get_stage_display(), label or "No battles", labels, [],
+        chosen.append((Sheet(group.name, group.get_stage_display(), label or _("No battles"), labels, [],
                              group_id=group.pk), battles))
     for season in seasons:
         battles = sorted(Battle.objects.filter(season=season).select_related(*_RELATED),
                          key=lambda b: (b.playoff, b.number, b.pk))
         still = [b for b in battles if not b.kind]
-        chosen.append((Sheet(season.name, "League season", "Scheduled battles" if still else "All battles", [], [],
+        chosen.append((Sheet(season.name, _("League season"), _("Scheduled battles") if still else _("All battles"), [], [],
                              season_id=season.pk), still or battles))
 
     reports = _open_reports([b for _sheet, battles in chosen for b in battles])
@@ -325,8 +333,8 @@ def _table_lines(event, round_label):
 
 
 def swiss_label(swiss_round):
-    return f"Swiss round {swiss_round.number}" if swiss_round.stage == SwissRound.Stage.SWISS else (
-        f"Top cut, round {swiss_round.number}")
+    return _("Swiss round %(number)s") % {"number": swiss_round.number} if swiss_round.stage == SwissRound.Stage.SWISS else (
+        _("Top cut, round %(number)s") % {"number": swiss_round.number})
 
 
 def chosen_swiss_round(event, round_label=None):
@@ -379,7 +387,7 @@ def accept_verdict(report, *, user):
                                            "winner", "forfeited_by", "player_1", "reported_by").get(pk=report.pk)
     verdict = verdict_result(report)
     if verdict is None:
-        raise Conflict("The engine's verdict gives no result to accept for this report.")
+        raise Conflict(_("The engine's verdict gives no result to accept for this report."))
     text = claim_text(verdict.kind, verdict.winner, verdict.condition, None)
     engine = _adjudication(report).engine_version
     return reporting.override_report(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import ngettext
 
 from tournaments import locks
 from tournaments.accounts import revoke_api_tokens
@@ -38,9 +39,10 @@ def ownership_refusal(user):
     if not events:
         return None
     names = ", ".join(event.name for event in events)
-    return (f"You own {names}, which {'is' if len(events) == 1 else 'are'} not complete: hand "
-            f"{'it' if len(events) == 1 else 'each'} over to a co-organizer on the organizer page first "
-            "(an event needs an owner who can act).")
+    return ngettext("You own %(names)s, which is not complete: hand it over to a co-organizer on the organizer "
+                    "page first (an event needs an owner who can act).",
+                    "You own %(names)s, which are not complete: hand each over to a co-organizer on the organizer "
+                    "page first (an event needs an owner who can act).", len(events)) % {"names": names}
 
 
 def former_name(general):

@@ -13,12 +13,13 @@ import secrets
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import locks, trust
 from tournaments.audit import record as audit
 from tournaments.domain import Conflict, DomainError
 from tournaments.events.services import CONSENT, register, registration_refusal
-from tournaments.models import Event, General, Invitation, OrganizerInvitation, name_key
+from tournaments.models import Event, General, Invitation, OrganizerInvitation, label_in_sentence, name_key
 
 
 class SameName(Conflict):
@@ -26,8 +27,8 @@ class SameName(Conflict):
 
     def __init__(self, name, matches):
         names = ", ".join(f"{g.name} (id {g.pk}{', claimed by a player' if g.user_id else ''})" for g in matches)
-        super().__init__(f"A general named {name!r} exists already: {names}. Choose that general, or create a "
-                         "new one explicitly.", field="name")
+        super().__init__(_("A general named %(name)s exists already: %(names)s. Choose that general, or "
+                           "create a new one explicitly.") % {"name": name, "names": names}, field="name")
         self.matches = matches
         self.extra = {"matches": [{"id": g.pk, "name": g.name, "claimed": g.user_id is not None} for g in matches]}
 
@@ -39,9 +40,9 @@ def same_name(name):
 def _clean_name(name):
     name = " ".join(str(name or "").split())
     if not name:
-        raise DomainError("A general needs a name.", field="name")
+        raise DomainError(_("A general needs a name."), field="name")
     if len(name) > 120:
-        raise DomainError("A general's name has at most 120 characters.", field="name")
+        raise DomainError(_("A general's name has at most 120 characters."), field="name")
     return name
 
 
@@ -53,7 +54,8 @@ def new_claim_code():
 def create_general(name, *, actor, create_new=False, external_id=""):
     """An unclaimed general an organizer creates for a player without an account (R78). Refused with
     the existing general(s) of the same name unless `create_new`."""
-    trust.require(trust.may_add_generals(actor), "Only organizers add generals for players without an account.")
+    trust.require(trust.may_add_generals(actor), _("Only organizers add generals for players without an "
+                                                   "account."))
     name = _clean_name(name)
     locks.general_name(name)  # two requests creating one name at once: the second finds the first's
     # Another event's walk-in is not the organizer's to choose (R96): only claimed generals (to invite)
@@ -62,7 +64,8 @@ def create_general(name, *, actor, create_new=False, external_id=""):
     if matches and not create_new:
         raise SameName(name, matches)
     if external_id and General.objects.filter(external_id=external_id).exists():
-        raise DomainError(f"The external id {external_id!r} belongs to another general.", field="external_id")
+        raise DomainError(_("The external id %(external_id)r belongs to another general.")
+                          % {"external_id": external_id}, field="external_id")
     return General.objects.create(name=name, external_id=external_id, claim_code=new_claim_code(),
                                   created_by=actor if getattr(actor, "pk", None) else None)
 
@@ -70,10 +73,10 @@ def create_general(name, *, actor, create_new=False, external_id=""):
 @transaction.atomic
 def create_own_general(user, name, *, create_new=False):
     """A player's own general, claimed at once. A user has at most one."""
-    trust.require(getattr(user, "is_authenticated", False), "Sign in to create your general.")
+    trust.require(getattr(user, "is_authenticated", False), _("Sign in to create your general."))
     locks.account(user)  # a user has one general: their concurrent requests take turns here
     if General.objects.filter(user=user).exists():
-        raise Conflict("You have a general already: a player has one general for every event and league.")
+        raise Conflict(_("You have a general already: a player has one general for every event and league."))
     name = _clean_name(name)
     locks.general_name(name)
     matches = same_name(name)
@@ -85,19 +88,21 @@ def create_own_general(user, name, *, create_new=False):
 @transaction.atomic
 def claim(user, code):
     """The player claims the general an organizer created for them, with its one-use code."""
-    trust.require(getattr(user, "is_authenticated", False), "Sign in to claim your general.")
+    trust.require(getattr(user, "is_authenticated", False), _("Sign in to claim your general."))
     code = str(code or "").strip()
     general = General.objects.select_for_update().filter(claim_code=code, user=None).first() if code else None
     if general is None:
-        raise DomainError("This claim code is unknown or was used already: ask the organizer for a new one.",
+        raise DomainError(_("This claim code is unknown or was used already: ask the organizer for a new "
+                            "one."),
                           field="code")
     if General.objects.filter(user=user).exists():
-        raise Conflict("You have a general already: a player has one general. Ask site staff to merge them.")
+        raise Conflict(_("You have a general already: a player has one general. Ask site staff to merge "
+                         "them."))
     general.user, general.claim_code = user, ""
     try:
         general.save(update_fields=["user", "claim_code"])
     except IntegrityError:  # claimed by this user in a concurrent request
-        raise Conflict("You have a general already: a player has one general.") from None
+        raise Conflict(_("You have a general already: a player has one general.")) from None
     for event in Event.objects.filter(registrations__general=general).distinct():
         audit(event, user, "general claimed", general.name, after={"player": user.get_username()})
     return general
@@ -113,7 +118,7 @@ def renew_claim_code(general, *, actor):
     event the general is registered in (without the code)."""
     general = General.objects.select_for_update().get(pk=general.pk)
     if general.user_id is not None:
-        raise Conflict(f"{general.name} is claimed by their player already.")
+        raise Conflict(_("%(general)s is claimed by their player already.") % {"general": general.name})
     trust.require(trust.may_manage_general(actor, general), trust.NOT_YOUR_GENERAL.format(name=general.name))
     general.claim_code = new_claim_code()
     general.save(update_fields=["claim_code"])
@@ -128,7 +133,8 @@ def rename(general, name, *, actor, create_new=False):
     """Only the player (or staff) renames a claimed general; organizers rename unclaimed ones."""
     general = General.objects.select_for_update().get(pk=general.pk)
     trust.require(trust.may_rename(actor, general),
-                  f"Only {general.name}'s player (or site staff) may rename this general." if general.user_id
+                  (_("Only %(general)s's player (or site staff) may rename this general.")
+                   % {"general": general.name}) if general.user_id
                   else trust.NOT_YOUR_GENERAL.format(name=general.name))
     name = _clean_name(name)
     before = general.name
@@ -155,10 +161,11 @@ def join(event, user, *, name=None, create_new=False):
     locks.account(user)
     general = trust.general_of(user)
     if general is not None and event.registrations.filter(general=general, status="active").exists():
-        raise Conflict(f"{general.name} is registered for {event.name} already.")  # e.g. a join sent twice
+        raise Conflict(_("%(general)s is registered for %(event)s already.")
+                       % {"general": general.name, "event": event.name})  # e.g. a join sent twice
     if general is None:
         if not name:
-            raise DomainError("You have no general yet: give its name to create it.", field="name")
+            raise DomainError(_("You have no general yet: give its name to create it."), field="name")
         general = create_own_general(user, name, create_new=create_new)
     return register(event, general, actor=user)
 
@@ -172,12 +179,14 @@ def invite(event, general, *, actor):
     if refusal:
         raise Conflict(refusal)
     if general.user_id is None:
-        raise DomainError(f"{general.name} has no player account yet: register them directly and hand out "
-                          "their claim code.", field="general")
+        raise DomainError(_("%(general)s has no player account yet: register them directly and hand out "
+                            "their claim code.") % {"general": general.name}, field="general")
     if event.registrations.filter(general=general, status="active").exists():
-        raise DomainError(f"{general.name} is already registered for {event.name}.", field="general")
+        raise DomainError(_("%(general)s is already registered for %(event)s.")
+                          % {"general": general.name, "event": event.name}, field="general")
     if event.invitations.filter(general=general, status=Invitation.Status.PENDING).exists():
-        raise Conflict(f"{general.name} is invited already; the invitation waits for their answer.")
+        raise Conflict(_("%(general)s is invited already; the invitation waits for their answer.")
+                       % {"general": general.name})
     invitation = Invitation.objects.create(event=event, general=general, invited_by=actor)
     audit(event, actor, "invited", general.name)
     return invitation
@@ -187,9 +196,10 @@ def invite(event, general, *, actor):
 def answer_invitation(invitation, *, user, accept):
     invitation = locks.invitation(invitation)  # its event first, then the invitation (tournaments/locks.py)
     trust.require(trust.may_answer_invitation(user, invitation),
-                  "Only the invited general's player answers the invitation.")
+                  _("Only the invited general's player answers the invitation."))
     if invitation.status != Invitation.Status.PENDING:
-        raise Conflict(f"This invitation is {invitation.get_status_display().lower()} already.")
+        raise Conflict(_("This invitation is %(status)s already.")
+                       % {"status": label_in_sentence(invitation.get_status_display())})
     if accept:
         register(invitation.event, invitation.general, actor=user)  # marks the invitation accepted
         invitation.refresh_from_db()
@@ -209,7 +219,7 @@ def register_by_organizer(event, *, actor, general=None, name=None, create_new=F
     if general is None:
         general = create_general(name, actor=actor, create_new=create_new)
     elif general.user_id is not None and general.user_id != getattr(actor, "pk", None):
-        raise trust.NotAllowed(CONSENT.format(name=general.name) + " Send them an invitation instead.")
+        raise trust.NotAllowed(CONSENT.format(name=general.name) + _(" Send them an invitation instead."))
     return register(event, general, actor=actor, seed=seed)  # R96: another event's walk-in is refused there
 
 
@@ -218,7 +228,7 @@ def register_by_organizer(event, *, actor, general=None, name=None, create_new=F
 def _user_named(username):
     user = get_user_model().objects.filter(username=str(username or "").strip()).first()
     if user is None:
-        raise DomainError(f"No user is called {username!r}.", field="username")
+        raise DomainError(_("No user is called %(username)r.") % {"username": username}, field="username")
     return user
 
 
@@ -235,12 +245,13 @@ def invite_organizer(event, username, *, actor):
     trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     user = _user_named(username)
     if event.organizers.filter(pk=user.pk).exists():
-        raise DomainError(f"{user.get_username()} organizes {event.name} already.", field="username")
+        raise DomainError(_("%(user)s organizes %(event)s already.")
+                          % {"user": user.get_username(), "event": event.name}, field="username")
     if not trust.may_be_organizer(user):
         raise DomainError(trust.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()), field="username")
     if event.organizer_invitations.filter(user=user, status=OrganizerInvitation.Status.PENDING).exists():
-        raise Conflict(f"{user.get_username()} is invited to organize {event.name} already; the invitation "
-                       "waits for their answer.")
+        raise Conflict(_("%(user)s is invited to organize %(event)s already; the invitation waits for "
+                         "their answer.") % {"user": user.get_username(), "event": event.name})
     invitation = OrganizerInvitation.objects.create(event=event, user=user,
                                                     invited_by=actor if getattr(actor, "pk", None) else None)
     audit(event, actor, "organizer invited", user.get_username())
@@ -253,9 +264,10 @@ def answer_organizer_invitation(invitation, *, user, accept):
     event = _locked_event(invitation.event)
     invitation = OrganizerInvitation.objects.select_for_update().select_related("event").get(pk=invitation.pk)
     trust.require(trust.may_answer_organizer_invitation(user, invitation),
-                  "Only the invited account answers this invitation.")
+                  _("Only the invited account answers this invitation."))
     if invitation.status != OrganizerInvitation.Status.PENDING:
-        raise Conflict(f"This invitation is {invitation.get_status_display().lower()} already.")
+        raise Conflict(_("This invitation is %(status)s already.")
+                       % {"status": label_in_sentence(invitation.get_status_display())})
     invitation.answered_at = timezone.now()
     if not accept:
         invitation.status = OrganizerInvitation.Status.DECLINED
@@ -278,7 +290,8 @@ def withdraw_organizer_invitation(invitation, *, actor):
     invitation = OrganizerInvitation.objects.select_for_update().get(pk=invitation.pk)
     trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if invitation.status != OrganizerInvitation.Status.PENDING:
-        raise Conflict(f"This invitation is {invitation.get_status_display().lower()} already.")
+        raise Conflict(_("This invitation is %(status)s already.")
+                       % {"status": label_in_sentence(invitation.get_status_display())})
     invitation.status, invitation.answered_at = OrganizerInvitation.Status.WITHDRAWN, timezone.now()
     invitation.save(update_fields=["status", "answered_at"])
     audit(event, actor, "organizer invitation withdrawn", invitation.user.get_username())
@@ -293,10 +306,12 @@ def remove_organizer(event, username, *, actor):
     trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     user = _user_named(username)
     if not event.organizers.filter(pk=user.pk).exists():
-        raise DomainError(f"{user.get_username()} does not organize {event.name}.", field="username")
+        raise DomainError(_("%(user)s does not organize %(event)s.")
+                          % {"user": user.get_username(), "event": event.name}, field="username")
     trust.require(not trust.owns(user, event), trust.OWNER_STAYS.format(name=user.get_username(), event=event.name))
     if event.organizers.count() == 1:
-        raise Conflict(f"{user.get_username()} is the only organizer of {event.name}: add another first.")
+        raise Conflict(_("%(user)s is the only organizer of %(event)s: add another first.")
+                       % {"user": user.get_username(), "event": event.name})
     event.organizers.remove(user)
     audit(event, actor, "organizer removed", user.get_username())
     return user
@@ -309,10 +324,11 @@ def hand_over(event, username, *, actor):
     trust.require(trust.may_hand_over(actor, event), trust.NOT_OWNER)
     user = _user_named(username)
     if not event.organizers.filter(pk=user.pk).exists():
-        raise DomainError(f"{user.get_username()} does not organize {event.name}: invite them as a co-organizer "
-                          "first.", field="username")
+        raise DomainError(_("%(user)s does not organize %(event)s: invite them as a co-organizer first.")
+                          % {"user": user.get_username(), "event": event.name}, field="username")
     if event.owner_id == user.pk:
-        raise DomainError(f"{user.get_username()} owns {event.name} already.", field="username")
+        raise DomainError(_("%(user)s owns %(event)s already.")
+                          % {"user": user.get_username(), "event": event.name}, field="username")
     if not trust.may_be_organizer(user):
         raise DomainError(trust.NOT_ORGANIZER_MATERIAL.format(name=user.get_username()), field="username")
     before = event.owner.get_username() if event.owner_id else None

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.db.models import Max, Q
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 import game_systems
 from pairings.top_cut import CUT_SIZES
@@ -33,6 +35,7 @@ from tournaments.domain import (
     round_robin,
     validate_manual,
 )
+from tournaments.events import embedding
 from tournaments.leagues import seasons
 from tournaments.models import (
     VARIANT_KEYS,
@@ -43,6 +46,7 @@ from tournaments.models import (
     GroupMember,
     Invitation,
     Registration,
+    label_in_sentence,
 )
 from tournaments.ratings import queries as ratings
 from tournaments.ratings.tasks import schedule_recompute
@@ -60,17 +64,17 @@ GROUP_METHODS = ("random", "seeded", "rating", "manual")
 def validate_variants(variants, battalion_count):
     unknown = [v for v in variants if v not in VARIANT_KEYS]
     if unknown:
-        raise DomainError(f"Unknown Rules Variant or Module {unknown[0]!r}: choose from "
-                          f"{', '.join(VARIANT_KEYS)}.", field="variants")
+        raise DomainError(_("Unknown Rules Variant or Module %(unknown)r: choose from %(choices)s.")
+                          % {"unknown": unknown[0], "choices": ", ".join(VARIANT_KEYS)}, field="variants")
     if len(set(variants)) != len(variants):
-        raise DomainError("Each Rules Variant or Module can be elected once.", field="variants")
+        raise DomainError(_("Each Rules Variant or Module can be elected once."), field="variants")
     if "army_recruiting" in variants:
         if battalion_count is None or battalion_count < 6:
-            raise DomainError("With Army Recruiting every army has the same number of battalions, at least 6: "
-                              "set the battalion count.", field="battalion_count")
+            raise DomainError(_("With Army Recruiting every army has the same number of battalions, at "
+                                "least 6: set the battalion count."), field="battalion_count")
     elif battalion_count is not None:
-        raise DomainError("A battalion count applies only with Army Recruiting: elect it or leave the count "
-                          "empty.", field="battalion_count")
+        raise DomainError(_("A battalion count applies only with Army Recruiting: elect it or leave the "
+                            "count empty."), field="battalion_count")
     return sorted(variants, key=VARIANT_KEYS.index)
 
 
@@ -86,7 +90,8 @@ def create_event(*, name, slug, kind=Event.Kind.TOURNAMENT, organizers=(), varia
     if actor is not None:
         trust.require(trust.may_create_event(actor), trust.NOT_GRANTED)
     if Event.objects.filter(slug=slug).exists():
-        raise DomainError(f"The address {slug!r} is taken by another event: choose another.", field="slug")
+        raise DomainError(_("The address %(slug)r is taken by another event: choose another.")
+                          % {"slug": slug}, field="slug")
     _check_pair_limit_setting(details.get("pair_battles_per_season"))
     check_board_setting(details)
     check_game_settings(kind, details)
@@ -123,7 +128,8 @@ def check_board_setting(values):
     for field in ("board_width", "board_height"):
         value = values.get(field)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 26):
-            raise DomainError(f"The board's {field.removeprefix('board_')} is 1 to 26 zones (7 by default).",
+            raise DomainError(_("The board's %(dimension)s is 1 to 26 zones (7 by default).")
+                              % {"dimension": _("width") if field == "board_width" else _("height")},
                               field=field)
 
 
@@ -137,45 +143,49 @@ def check_game_settings(kind, details):
     details["game"] = system.slug
     details["format"] = details.get("format") or system.default_format
     if details["format"] not in system.formats:
-        allowed = " or ".join(Event.Format(f).label for f in system.formats)
-        raise DomainError(f"{system.short_name} events are played in {allowed}.", field="format")
+        allowed = " or ".join(str(Event.Format(f).label) for f in system.formats)
+        raise DomainError(_("%(short_name)s events are played in %(allowed)s.")
+                          % {"short_name": system.short_name, "allowed": allowed}, field="format")
     if details["format"] == Event.Format.SWISS and kind != Event.Kind.TOURNAMENT:
-        raise DomainError("Swiss rounds are for tournaments; a league schedules its battles by season.",
+        raise DomainError(_("Swiss rounds are for tournaments; a league schedules its battles by season."),
                           field="format")
     if details.get("top_cut") not in (None, 0, *CUT_SIZES):
-        raise DomainError("A top cut is of 4, 8 or 16 players (or 0 for none).", field="top_cut")
+        raise DomainError(_("A top cut is of 4, 8 or 16 players (or 0 for none)."), field="top_cut")
     rounds = details.get("swiss_rounds")
     if rounds is not None and not 1 <= rounds <= 20:
-        raise DomainError("Swiss rounds: from 1 to 20 (empty: suggested from the field).", field="swiss_rounds")
+        raise DomainError(_("Swiss rounds: from 1 to 20 (empty: suggested from the field)."), field="swiss_rounds")
     if details.get("rated") and not system.adjudicated:
-        raise DomainError("Ratings (R98) count WARLINE battles only.", field="rated")
+        raise DomainError(_("Ratings (R98) count WARLINE battles only."), field="rated")
     scoring = details.get("scoring")
     if scoring and (not isinstance(scoring, dict) or set(scoring) - {"win", "draw", "loss", "bye"} or not all(
             isinstance(v, int | float) and not isinstance(v, bool) and -100 <= v <= 100 for v in scoring.values())):
-        raise DomainError("Scoring gives points (from -100 to 100) for win, draw, loss and bye.", field="scoring")
+        raise DomainError(_("Scoring gives points (from -100 to 100) for win, draw, loss and bye."), field="scoring")
     table_size = details.get("table_size") or 2
     if table_size not in system.table_sizes:
         sizes = " or ".join(str(size) for size in system.table_sizes)
-        raise DomainError(f"{system.short_name} tables seat {sizes} players.", field="table_size")
+        raise DomainError(_("%(short_name)s tables seat %(sizes)s players.")
+                          % {"short_name": system.short_name, "sizes": sizes}, field="table_size")
     if table_size > 2 and details["format"] != Event.Format.SWISS:
-        raise DomainError("Multiplayer tables are seated round by round: choose Swiss rounds.", field="table_size")
+        raise DomainError(_("Multiplayer tables are seated round by round: choose Swiss rounds."), field="table_size")
     points = details.get("placement_points")
     if points and (not isinstance(points, list) or not 1 <= len(points) <= 8 or not all(
             isinstance(v, int | float) and not isinstance(v, bool) and -100 <= v <= 100 for v in points)):
-        raise DomainError("Placement points: a list of up to 8 numbers (from -100 to 100), first place first.",
+        raise DomainError(_("Placement points: a list of up to 8 numbers (from -100 to 100), first place "
+                            "first."),
                           field="placement_points")
     breakers = details.get("tie_breakers")
     if breakers:
         allowed = [t.key for t in system.tie_breakers]
         if not isinstance(breakers, list) or any(b not in allowed for b in breakers) \
                 or len(set(breakers)) != len(breakers):
-            raise DomainError(f"{system.short_name} tie-breakers: choose from {', '.join(allowed)}, each once.",
+            raise DomainError(_("%(short_name)s tie-breakers: choose from %(allowed)s, each once.")
+                              % {"short_name": system.short_name, "allowed": ', '.join(allowed)},
                               field="tie_breakers")
 
 
 def _check_pair_limit_setting(value):
     if value is not None and value < 1:
-        raise DomainError("A pair of members may meet at least once a season (R111): set 1 or more.",
+        raise DomainError(_("A pair of members may meet at least once a season (R111): set 1 or more."),
                           field="pair_battles_per_season")
 
 
@@ -188,18 +198,19 @@ def change_rules(event, *, actor=None, reason="", **changes):
     if actor is not None:
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if event.has_started:
-        raise Conflict(f"{event.name} has started: its Rules Variants and Modules, its forfeit award, its "
-                       "battles per pair (R111) and whether it is rated (R98) cannot change any more (all battles "
-                       "of an event use what was elected at the outset).")
+        raise Conflict(_("%(event)s has started: its Rules Variants and Modules, its forfeit award, its "
+                         "battles per pair (R111) and whether it is rated (R98) cannot change any more "
+                         "(all battles of an event use what was elected at the outset).")
+                       % {"event": event.name})
     _check_pair_limit_setting(changes.get("pair_battles_per_season"))
     check_board_setting(changes)
     if changes.get("rated") and not event.game_system.adjudicated:
-        raise DomainError("Ratings (R98) count WARLINE battles only.", field="rated")
+        raise DomainError(_("Ratings (R98) count WARLINE battles only."), field="rated")
     before = _rules_snapshot(event)
     allowed = set(before)
     unknown = set(changes) - allowed
     if unknown:
-        raise DomainError(f"{sorted(unknown)[0]!r} is not a rule of the event.")
+        raise DomainError(_("%(rule)r is not a rule of the event.") % {"rule": sorted(unknown)[0]})
     variants = changes.get("variants", event.variants)
     battalion_count = changes.get("battalion_count", event.battalion_count)
     changes["variants"] = validate_variants(list(variants), battalion_count)
@@ -212,7 +223,7 @@ def change_rules(event, *, actor=None, reason="", **changes):
 
 # What an organizer may change at any time, audited as "details changed" (the rules: `change_rules`).
 DETAIL_FIELDS = ("name", "description", "venue", "starts_on", "ends_on", "time_zone", "published",
-                 "approve_registrations")
+                 "approve_registrations", "embed_origins")
 
 
 def event_details(event):
@@ -223,6 +234,8 @@ def event_details(event):
 @transaction.atomic
 def change_details(event, *, actor, **details):
     """Presentation only (no rule changes): audited as "details changed" with before and after."""
+    if "embed_origins" in details:  # the sites that may frame the standings widget, checked and tidied
+        details["embed_origins"] = embedding.clean_origins(details["embed_origins"])
     event = locks.event(event)
     before = event_details(event)
     for field, value in details.items():
@@ -249,11 +262,12 @@ def registration_refusal(event):
     if event.state == Event.State.REGISTRATION:
         return None
     if event.state == Event.State.REGISTRATION_CLOSED:
-        return f"Registration for {event.name} is closed."
+        return _("Registration for %(event)s is closed.") % {"event": event.name}
     if event.kind == Event.Kind.TOURNAMENT:
-        return f"Registration for {event.name} is closed: the Qualifying Stage has begun."
+        return (_("Registration for %(event)s is closed: the Qualifying Stage has begun.")
+                % {"event": event.name})
     if event.state == Event.State.COMPLETE:
-        return f"{event.name} is complete."
+        return _("%(event)s is complete.") % {"event": event.name}
     return None
 
 
@@ -265,8 +279,8 @@ def late_entry_allowed(event, actor):
             and (actor is None or trust.may_organize(actor, event)))
 
 
-CONSENT = ("{name} belongs to a player: only they enter it into an event, by registering themselves or by "
-           "accepting an invitation.")
+CONSENT = (gettext_lazy("{name} belongs to a player: only they enter it into an event, by registering "
+                        "themselves or by accepting an invitation."))
 
 
 def needs_approval(event, general, actor):
@@ -296,16 +310,19 @@ def register(event, general, *, actor=None, seed=None):
         raise Conflict(refusal)
     existing = event.registrations.filter(general=general).first()
     if existing and existing.status == Registration.Status.ACTIVE:
-        raise DomainError(f"{general.name} is already registered for {event.name}.", field="general")
+        raise DomainError(_("%(general)s is already registered for %(event)s.")
+                          % {"general": general.name, "event": event.name}, field="general")
     if event.disqualifications.filter(general=general).exists():
-        raise Conflict(f"{general.name} was disqualified from {event.name} and cannot register again.")
+        raise Conflict(_("%(general)s was disqualified from %(event)s and cannot register again.")
+                       % {"general": general.name, "event": event.name})
     pending = needs_approval(event, general, actor)
     if pending and existing and existing.status == Registration.Status.PENDING:
-        raise Conflict(f"{general.name}'s registration for {event.name} waits for the organizers' approval "
-                       "already.")
+        raise Conflict(_("%(general)s's registration for %(event)s waits for the organizers' approval "
+                         "already.") % {"general": general.name, "event": event.name})
     if pending and existing and existing.status == Registration.Status.REFUSED:
-        raise Conflict(f"The organizers of {event.name} refused {general.name}'s registration: "
-                       f"{existing.status_reason} Ask them for an invitation if that has changed.")
+        raise Conflict(_("The organizers of %(event)s refused %(general)s's registration: "
+                         "%(status_reason)s Ask them for an invitation if that has changed.")
+                       % {"event": event.name, "general": general.name, "status_reason": existing.status_reason})
     status = Registration.Status.PENDING if pending else Registration.Status.ACTIVE
     number = _next_number(event)
     if existing:
@@ -349,8 +366,9 @@ def decide_registration(event, general, *, actor, approve, reason=""):
     trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     registration = event.registrations.filter(general=general).first()
     if registration is None or registration.status != Registration.Status.PENDING:
-        now = registration.get_status_display().lower() if registration else "not registered"
-        raise Conflict(f"{general.name}'s registration does not wait for approval (it is {now}).")
+        now = label_in_sentence(registration.get_status_display()) if registration else _("not registered")
+        raise Conflict(_("%(general)s's registration does not wait for approval (it is %(now)s).")
+                       % {"general": general.name, "now": now})
     reason = " ".join(str(reason or "").split())
     if approve:
         refusal = registration_refusal(event)
@@ -362,10 +380,10 @@ def decide_registration(event, general, *, actor, approve, reason=""):
         _entered(event, general, registration, actor, reason=reason or "Approved by an organizer.")
         return registration
     if not reason:
-        raise DomainError("Say in a sentence why the registration is refused: the player reads it.",
+        raise DomainError(_("Say in a sentence why the registration is refused: the player reads it."),
                           field="reason")
     if len(reason) > 500:
-        raise DomainError("The reason is at most 500 characters.", field="reason")
+        raise DomainError(_("The reason is at most 500 characters."), field="reason")
     registration.status, registration.status_reason = Registration.Status.REFUSED, reason
     registration.save()
     audit.record(event, actor, "registration refused", general.name, before={"status": "pending"},
@@ -380,17 +398,20 @@ def withdraw(event, general, *, actor=None, reason=""):
     event = locks.event(event)
     own = actor is not None and general.user_id is not None and general.user_id == actor.pk
     trust.require(actor is None or own or trust.may_organize(actor, event),
-                  f"Only {general.name}'s player or an organizer of {event.name} may withdraw them.")
+                  _("Only %(general)s's player or an organizer of %(event)s may withdraw them.")
+                  % {"general": general.name, "event": event.name})
     refusal = registration_refusal(event)
     if refusal:
         if event.kind == Event.Kind.TOURNAMENT and event.has_started:
-            refusal = (f"{general.name} is in a group of {event.name} already: record forfeits or a "
-                       "disqualification instead of a withdrawal.")
+            refusal = (_("%(general)s is in a group of %(event)s already: record forfeits or a "
+                          "disqualification instead of a withdrawal.")
+                        % {"general": general.name, "event": event.name})
         raise Conflict(refusal)
     registration = event.registrations.filter(
         general=general, status__in=(Registration.Status.ACTIVE, Registration.Status.PENDING)).first()
     if registration is None:
-        raise DomainError(f"{general.name} is not registered for {event.name}.", field="general")
+        raise DomainError(_("%(general)s is not registered for %(event)s.")
+                          % {"general": general.name, "event": event.name}, field="general")
     was = registration.status
     if was == Registration.Status.ACTIVE:
         seasons.before_withdrawal(event, general)
@@ -409,8 +430,9 @@ def odd_registration_warning(event):
     if len(active) % 2 == 0:
         return None
     last = active[-1]
-    return (f"{len(active)} generals are registered, an odd number: when registration closes, "
-            f"{last.general.name} (registered last) is eliminated unless another general registers.")
+    return (_("%(count)s generals are registered, an odd number: when registration closes, %(general)s "
+              "(registered last) is eliminated unless another general registers.")
+            % {"count": len(active), "general": last.general.name})
 
 
 @transaction.atomic
@@ -421,11 +443,14 @@ def close_registration(event, *, actor=None):
     if actor is not None:  # None: the server's own use (commands, the demo)
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if event.state != Event.State.REGISTRATION:
-        raise Conflict(f"Registration for {event.name} is closed already.")
+        raise Conflict(_("Registration for %(event)s is closed already.") % {"event": event.name})
     waiting = awaiting_approval(event).count()
     if waiting:
-        raise Conflict(f"{waiting} registration{'s wait' if waiting != 1 else ' waits'} for your approval: approve "
-                       "or refuse them before closing registration, so no player is left without an answer.")
+        raise Conflict(ngettext("%(count)s registration waits for your approval: approve or refuse them before "
+                                "closing registration, so no player is left without an answer.",
+                                "%(count)s registrations wait for your approval: approve or refuse them before "
+                                "closing registration, so no player is left without an answer.", waiting)
+                       % {"count": waiting})
     event.state = Event.State.REGISTRATION_CLOSED
     event.save()
     active = list(event.active_registrations())
@@ -457,14 +482,16 @@ class GroupPlan:
 def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
     """The groups that `form_groups` would create, without saving anything (the preview)."""
     if event.state not in (Event.State.REGISTRATION, Event.State.REGISTRATION_CLOSED):
-        raise Conflict(f"The groups of {event.name} are formed already.")
+        raise Conflict(_("The groups of %(event)s are formed already.") % {"event": event.name})
     if method not in GROUP_METHODS:
-        raise DomainError(f"Group assignment is one of {', '.join(GROUP_METHODS)}, not {method!r}.",
+        raise DomainError(_("Group assignment is one of %(methods)s, not %(method)r.")
+                          % {"methods": ", ".join(GROUP_METHODS), "method": method},
                           field="method")
     registrations = list(event.active_registrations())
     if len(registrations) % 2:
-        raise DomainError(f"{odd_registration_warning(event)} Close registration or register one more general "
-                          "before forming groups.")
+        raise DomainError(_("%(odd_registration_warning)s Close registration or register one more general "
+                            "before forming groups.")
+                          % {"odd_registration_warning": odd_registration_warning(event)})
     generals = {r.general.key: r.general for r in registrations}
     size = check_partition(len(registrations), int(group_count))
     if method == "random":
@@ -473,8 +500,8 @@ def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
     elif method == "seeded":
         unseeded = [r.general.name for r in registrations if r.seed is None]
         if unseeded:
-            raise DomainError(f"Seeded assignment needs a seed for every general; missing for "
-                              f"{', '.join(unseeded)}.", field="method")
+            raise DomainError(_("Seeded assignment needs a seed for every general; missing for "
+                                "%(unseeded)s.") % {"unseeded": ', '.join(unseeded)}, field="method")
         ordered = sorted(registrations, key=lambda r: (r.seed, r.number))
         keys = assign_snake([r.general.key for r in ordered], group_count)
         seed = None
@@ -488,11 +515,12 @@ def plan_groups(event, group_count, method="random", *, seed=None, manual=None):
         seed = None
     else:
         if manual is None:
-            raise DomainError("Manual assignment needs the generals of every group.", field="manual")
+            raise DomainError(_("Manual assignment needs the generals of every group."), field="manual")
         keys = [[str(getattr(g, "pk", g)) for g in group] for group in manual]
         unknown = [k for group in keys for k in group if k not in generals]
         if unknown:
-            raise DomainError(f"General {unknown[0]} is not registered for {event.name}.", field="manual")
+            raise DomainError(_("General %(unknown)s is not registered for %(event)s.")
+                              % {"unknown": unknown[0], "event": event.name}, field="manual")
         validate_manual(list(generals), keys)
         seed = None
     return GroupPlan(group_count=int(group_count), group_size=size, method=method, seed=seed,
@@ -558,7 +586,8 @@ def battle_general(battle, general_or_id, field):
     for general in battle.generals():
         if str(general.pk) == str(pk):
             return general
-    raise DomainError(f"The {field.replace('_', ' ')} must be {battle.general_a.name} or {battle.general_b.name}.",
+    raise DomainError(_("The %(replace)s must be %(general_a)s or %(general_b)s.")
+                      % {"replace": field.replace('_', ' '), "general_a": battle.general_a.name, "general_b": battle.general_b.name},
                       field=field)
 
 
@@ -572,27 +601,32 @@ def disqualify(event, general, *, reason, details="", actor=None):
     if actor is not None:
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if reason not in Disqualification.Reason.values:
-        raise DomainError(f"A disqualification reason is one of {', '.join(Disqualification.Reason.values)}.",
+        raise DomainError(_("A disqualification reason is one of %(values)s.")
+                          % {"values": ', '.join(Disqualification.Reason.values)},
                           field="reason")
     if reason == Disqualification.Reason.OTHER and not details.strip():
-        raise DomainError("Say why the general is disqualified.", field="details")
+        raise DomainError(_("Say why the general is disqualified."), field="details")
     registration = event.registrations.filter(general=general).first()
     if registration is None or registration.status == Registration.Status.WITHDRAWN:
-        raise DomainError(f"{general.name} is not a participant of {event.name}.", field="general")
+        raise DomainError(_("%(general)s is not a participant of %(event)s.")
+                          % {"general": general.name, "event": event.name}, field="general")
     if registration.status == Registration.Status.ELIMINATED:
-        raise Conflict(f"{general.name} is eliminated from {event.name} already: only a general still in the "
-                       "event can be disqualified.")
+        raise Conflict(_("%(general)s is eliminated from %(event)s already: only a general still in the "
+                         "event can be disqualified.") % {"general": general.name, "event": event.name})
     if reason == Disqualification.Reason.FORFEITS:
         forfeits = event.battles.filter(kind=Battle.Kind.FORFEIT, forfeited_by=general).count()
         limit = event.forfeits_to_disqualify or 1
         if forfeits < limit:
-            raise DomainError(f"{general.name} has {forfeits} forfeit(s) on record in {event.name}; the limit is "
-                              f"{limit}: choose another reason or record the forfeits first (R68).",
+            raise DomainError(_("%(general)s has %(forfeits)s forfeit(s) on record in %(event)s; the limit "
+                                "is %(limit)s: choose another reason or record the forfeits first (R68).")
+                              % {"general": general.name, "forfeits": forfeits, "event": event.name, "limit": limit},
                               field="reason")
     if event.disqualifications.filter(general=general).exists():
-        raise Conflict(f"{general.name} is disqualified from {event.name} already.")
+        raise Conflict(_("%(general)s is disqualified from %(event)s already.")
+                       % {"general": general.name, "event": event.name})
     if event.state == Event.State.COMPLETE:
-        raise Conflict(f"{event.name} is complete: nobody can be disqualified any more.")
+        raise Conflict(_("%(event)s is complete: nobody can be disqualified any more.")
+                       % {"event": event.name})
     season = seasons.season_for_disqualification(event)  # R88: dated by its season
     Disqualification.objects.create(event=event, general=general, reason=reason, details=details, season=season,
                                     decided_by=actor if getattr(actor, "pk", None) else None)
@@ -603,7 +637,8 @@ def disqualify(event, general, *, reason, details="", actor=None):
         battle.save()
     # R70: a pending playoff with a disqualified general is moot: the tie is recomputed without them.
     unplayed.filter(playoff=True).delete()
-    label = dict(Disqualification.Reason.choices)[reason]
+    with translation.override(None):  # the audit trail keeps the reason's English label
+        label = str(dict(Disqualification.Reason.choices)[reason])
     audit.record(event, actor, "disqualified", general.name, after={"reason": label, "unplayed_battles":
                                                              len(unplayed_regular)},
                  reason=details or label)

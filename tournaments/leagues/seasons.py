@@ -25,10 +25,12 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments import audit, locks, trust
 from tournaments.domain import Conflict, DomainError, decide_champion, next_playoff_pairings
-from tournaments.models import Battle, Event, General, Report, Season, SeasonMember
+from tournaments.models import Battle, Event, General, Report, Season, SeasonMember, label_in_sentence
 from tournaments.standings import tables
 
 PLAYOFF_RULE = "If the Playoff Battle outcome is Stalemate or Resolve, another Playoff Battle must occur"
@@ -56,7 +58,8 @@ def _move(season, state, *, actor, reason=None, **after):
     season.state = state
     season.save()
     reason = waiting_for(season) if reason is None else reason
-    audit.record(season.event, actor, f"season {season.get_state_display().lower()}", season.name,
+    # The audit's action stays English, as every action: "season closing" (the state's value, not its label).
+    audit.record(season.event, actor, f"season {season.state}", season.name,
                  before={"state": before}, after={"state": state, **after}, reason=reason)
 
 
@@ -83,7 +86,8 @@ def _require_organizer(actor, event):
 
 def refuse_if_closed(season, doing="change"):
     if season.state == Season.State.CLOSED:
-        raise Conflict(f"{season.name} is closed: its battles, results and members can no longer {doing}.")
+        raise Conflict(_("%(season)s is closed: its battles, results and members can no longer %(doing)s.")
+                       % {"season": season.name, "doing": doing})
 
 
 # --- opening, closing, reopening ----------------------------------------------------------------
@@ -93,11 +97,12 @@ def open_season(event, name, *, actor=None):
     event = locks.event(event)
     _require_organizer(actor, event)
     if event.kind != Event.Kind.LEAGUE:
-        raise DomainError(f"{event.name} is a tournament: seasons belong to leagues.")
+        raise DomainError(_("%(event)s is a tournament: seasons belong to leagues.") % {"event": event.name})
     current = event.current_season()
     if current is not None:
-        raise Conflict(f"{event.name} has a season in play ({current.name}, {current.get_state_display().lower()}): "
-                       f"it must be closed before the next opens. {waiting_for(current)}")
+        raise Conflict(_("%(event)s has a season in play (%(current)s, %(state)s): it must be closed "
+                         "before the next opens. %(waiting_for)s")
+                       % {"event": event.name, "current": current.name, "state": label_in_sentence(current.get_state_display()), "waiting_for": waiting_for(current)})
     number = (event.seasons.aggregate(n=Max("number"))["n"] or 0) + 1
     season = Season.objects.create(event=event, number=number, name=(name or "").strip() or f"Season {number}")
     disqualified = event.disqualifications.values_list("general_id", flat=True)
@@ -116,7 +121,8 @@ def close_season(season, *, actor=None):
     season = _locked(season)
     if season.state != Season.State.OPEN:
         refuse_if_closed(season, "close again")
-        raise Conflict(f"{season.name} is closing already. {waiting_for(season)}")
+        raise Conflict(_("%(season)s is closing already. %(waiting_for)s")
+                       % {"season": season.name, "waiting_for": waiting_for(season)})
     _move(season, Season.State.CLOSING, actor=actor)
     return settle(season, actor=actor)
 
@@ -126,14 +132,15 @@ def reopen_season(season, *, actor=None, reason=""):
     """Back to open, with a reason: pending playoffs are removed (the tie is decided again at the next
     close). A closed season reopens only while it is the league's latest."""
     if not reason.strip():
-        raise DomainError("Say why the season reopens; the reason is kept in the audit trail.", field="reason")
+        raise DomainError(_("Say why the season reopens; the reason is kept in the audit trail."), field="reason")
     event = locks.event(season.event)
     _require_organizer(actor, event)
     season = _locked(season)
     if season.state == Season.State.OPEN:
-        raise Conflict(f"{season.name} is open already.")
+        raise Conflict(_("%(season)s is open already.") % {"season": season.name})
     if season.state == Season.State.CLOSED and event.seasons.filter(number__gt=season.number).exists():
-        raise Conflict(f"{season.name} is closed and a later season has opened: it stays as it closed.")
+        raise Conflict(_("%(season)s is closed and a later season has opened: it stays as it closed.")
+                       % {"season": season.name})
     before_champion = season.champion.name if season.champion_id else None
     _remove_playoffs(season, season.battles.filter(playoff=True, kind=""), actor=actor,
                      reason=f"{season.name} reopens: {reason.strip()}")
@@ -233,8 +240,8 @@ def season_for_disqualification(event):
         return None
     season = event.current_season()
     if season is None:
-        raise Conflict(f"Every season of {event.name} is closed: a disqualification would change a closed "
-                       "season. Open the next season first.")
+        raise Conflict(_("Every season of %(event)s is closed: a disqualification would change a closed "
+                         "season. Open the next season first.") % {"event": event.name})
     return season
 
 
@@ -243,9 +250,11 @@ def refuse_report(battle):
     if battle.season_id:
         refuse_if_closed(battle.season, "be reported")
     if battle.playoff and battle.kind:
-        raise Conflict(f"This playoff battle is decided ({battle.outcome_text()}). \"{PLAYOFF_RULE}\": a "
-                       "Stalemate or Resolve gets its next playoff battle by itself; an organizer corrects a "
-                       "decided playoff with a reason.")
+        raise Conflict(_(
+                "This playoff battle is decided (%(outcome_text)s). \"%(PLAYOFF_RULE)s\": a Stalemate or "
+                "Resolve gets its next playoff battle by itself; an organizer corrects a decided playoff "
+                "with a reason.")
+                       % {"outcome_text": battle.outcome_text(), "PLAYOFF_RULE": PLAYOFF_RULE})
 
 
 def after_registered(event, general):
@@ -265,10 +274,11 @@ def before_withdrawal(event, general):
         return
     mine = season.battles.filter(Q(general_a=general) | Q(general_b=general))
     if season.state != Season.State.OPEN:
-        raise Conflict(f"{season.name} is deciding its champion: {general.name} can withdraw once it is closed.")
+        raise Conflict(_("%(season)s is deciding its champion: %(general)s can withdraw once it is closed.")
+                       % {"season": season.name, "general": general.name})
     if mine.filter(kind="").exists():
-        raise Conflict(f"{general.name} has battles of {season.name} still to play: record or remove them "
-                       "before the withdrawal.")
+        raise Conflict(_("%(general)s has battles of %(season)s still to play: record or remove them "
+                         "before the withdrawal.") % {"general": general.name, "season": season.name})
     if not mine.exists():
         season.memberships.filter(general=general).delete()
 
@@ -279,8 +289,12 @@ def check_pair_limit(season, general_a, general_b):
     met = season.battles.filter(playoff=False).filter(
         Q(general_a=general_a, general_b=general_b) | Q(general_a=general_b, general_b=general_a)).count()
     if met >= limit:
-        raise Conflict(f"{general_a.name} and {general_b.name} have {met} battle{'s' if met != 1 else ''} in "
-                       f"{season.name} already; {season.event.name} allows {limit} per pair in a season (R111).",
+        raise Conflict(ngettext("%(general_a)s and %(general_b)s have %(met)s battle in %(season)s already; "
+                                "%(event)s allows %(limit)s per pair in a season (R111).",
+                                "%(general_a)s and %(general_b)s have %(met)s battles in %(season)s already; "
+                                "%(event)s allows %(limit)s per pair in a season (R111).", met)
+                       % {"general_a": general_a.name, "general_b": general_b.name, "met": met, "season": season.name,
+                          "event": season.event.name, "limit": limit},
                        field="general_b")
 
 
@@ -300,16 +314,19 @@ def add_battle(season, general_a, general_b, *, actor):
     season = _locked(season)
     if season.state != Season.State.OPEN:
         refuse_if_closed(season, "change")
-        raise Conflict(f"{season.name} is closing and takes no new battles. {waiting_for(season)}")
+        raise Conflict(_("%(season)s is closing and takes no new battles. %(waiting_for)s")
+                       % {"season": season.name, "waiting_for": waiting_for(season)})
     if general_a.pk == general_b.pk:
-        raise DomainError("A battle needs two different generals.", field="general_b")
+        raise DomainError(_("A battle needs two different generals."), field="general_b")
     members = set(season.memberships.values_list("general_id", flat=True))
     active = set(event.active_registrations().values_list("general_id", flat=True))
     for general in (general_a, general_b):
         if general.pk not in members or general.pk not in active:
-            raise DomainError(f"{general.name} is not a member of {event.name} in {season.name}.", field="general")
+            raise DomainError(_("%(general)s is not a member of %(event)s in %(season)s.")
+                              % {"general": general.name, "event": event.name, "season": season.name}, field="general")
         if event.disqualifications.filter(general=general).exists():
-            raise Conflict(f"{general.name} is disqualified from {event.name}.", field="general")
+            raise Conflict(_("%(general)s is disqualified from %(event)s.")
+                           % {"general": general.name, "event": event.name}, field="general")
     check_pair_limit(season, general_a, general_b)
     number = (season.battles.filter(playoff=False).aggregate(n=Max("number"))["n"] or 0) + 1
     battle = Battle.objects.create(event=event, season=season, round=1, number=number,
@@ -326,15 +343,17 @@ def remove_battle(battle, *, actor=None, reason=""):
     battle = Battle.objects.select_for_update(of=("self",)).select_related(
         "season", "general_a", "general_b").get(pk=battle.pk)
     if not battle.season_id:
-        raise Conflict("A tournament battle follows its group's round robin and cannot be removed.")
+        raise Conflict(_("A tournament battle follows its group's round robin and cannot be removed."))
     if battle.playoff:
-        raise Conflict("A playoff battle is scheduled by the season itself (R24); it goes when the tie changes.")
+        raise Conflict(_("A playoff battle is scheduled by the season itself (R24); it goes when the tie "
+                         "changes."))
     season = _locked(battle.season)
     refuse_if_closed(season, "change")
     if battle.kind:
-        raise Conflict("This battle has a result; an organizer corrects it with a reason instead.")
+        raise Conflict(_("This battle has a result; an organizer corrects it with a reason instead."))
     if battle.reports.exists():
-        raise Conflict("This battle has a report: confirm, dispute or override it instead of removing the battle.")
+        raise Conflict(_("This battle has a report: confirm, dispute or override it instead of removing "
+                         "the battle."))
     subject = audit.battle_subject(battle)
     battle.delete()
     audit.record(event, actor, "battle removed", subject, reason=reason.strip())
@@ -345,18 +364,23 @@ def remove_battle(battle, *, actor=None, reason=""):
 
 def _names(generals):
     names = [g.name for g in generals]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    if len(names) == 1:
+        return names[0]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def waiting_for(season):
     """One sentence: what the season is doing and what it waits for."""
     if season.state == Season.State.OPEN:
-        return (f"{season.name} is open: members report the battles they arrange (at most "
-                f"{season.event.pair_battles_per_season} per pair, R111); the organizer closes it.")
+        return (_("%(season)s is open: members report the battles they arrange (at most "
+                   "%(pair_battles_per_season)s per pair, R111); the organizer closes it.")
+                 % {"season": season.name, "pair_battles_per_season": season.event.pair_battles_per_season})
     if season.state == Season.State.CLOSING:
         count = season.battles.filter(playoff=False, kind="").count()
-        return (f"{season.name} is closing: {count} scheduled battle{'s' if count != 1 else ''} still to record "
-                "or remove before the champion is decided.")
+        return ngettext("%(season)s is closing: %(count)s scheduled battle still to record or remove before the "
+                        "champion is decided.",
+                        "%(season)s is closing: %(count)s scheduled battles still to record or remove before the "
+                        "champion is decided.", count) % {"season": season.name, "count": count}
     if season.state == Season.State.PLAYOFF:
         pending = list(season.battles.filter(playoff=True, kind="").select_related("general_a", "general_b"))
         table = tables.season_standings(season)
@@ -365,16 +389,30 @@ def waiting_for(season):
         lost = {b.opponent_of(b.winner).pk for b in season.battles.filter(playoff=True).exclude(winner=None)
                 .select_related("general_a", "general_b", "winner")}
         byes = [g for g in tied if g.pk not in playing and g.pk not in lost]
-        sentence = (f"{season.name} is in its playoff: {_names(tied)} are tied at the top after every tie-breaker "
-                    f"(R24); {'; '.join(f'{b.general_a.name} v {b.general_b.name}' for b in pending)} "
-                    f"decide{'s' if len(pending) == 1 else ''} next")
-        if byes:
-            sentence += f"; {_names(byes)} {'has a bye' if len(byes) == 1 else 'have byes'} to the next round (R70)"
-        return sentence + "."
+        params = {"season": season.name, "tied": _names(tied), "byes": _names(byes) if byes else "",
+                  "battles": "; ".join(f"{b.general_a.name} v {b.general_b.name}" for b in pending)}
+        if not byes:
+            return ngettext("%(season)s is in its playoff: %(tied)s are tied at the top after every tie-breaker "
+                            "(R24); %(battles)s decides next.",
+                            "%(season)s is in its playoff: %(tied)s are tied at the top after every tie-breaker "
+                            "(R24); %(battles)s decide next.", len(pending)) % params
+        if len(byes) == 1:
+            return ngettext("%(season)s is in its playoff: %(tied)s are tied at the top after every tie-breaker "
+                            "(R24); %(battles)s decides next; %(byes)s has a bye to the next round (R70).",
+                            "%(season)s is in its playoff: %(tied)s are tied at the top after every tie-breaker "
+                            "(R24); %(battles)s decide next; %(byes)s has a bye to the next round (R70).",
+                            len(pending)) % params
+        return ngettext("%(season)s is in its playoff: %(tied)s are tied at the top after every tie-breaker "
+                        "(R24); %(battles)s decides next; %(byes)s have byes to the next round (R70).",
+                        "%(season)s is in its playoff: %(tied)s are tied at the top after every tie-breaker "
+                        "(R24); %(battles)s decide next; %(byes)s have byes to the next round (R70).",
+                        len(pending)) % params
     if season.champion_id:
-        return f"{season.name} is closed: {season.champion.name} is the champion."
+        return (_("%(season)s is closed: %(champion)s is the champion.")
+                % {"season": season.name, "champion": season.champion.name})
     if not season.battles.filter(playoff=False).exclude(kind=Battle.Kind.UNPLAYED_DQ).exclude(kind="").exists():
-        return f"{season.name} closed with no counted battle, so it has no champion (R112)."
-    return (f"{season.name} is closed with no champion: no member who played a counted battle could win "
-            "(R23, R112).")
+        return (_("%(season)s closed with no counted battle, so it has no champion (R112).")
+                % {"season": season.name})
+    return (_("%(season)s is closed with no champion: no member who played a counted battle could win "
+              "(R23, R112).") % {"season": season.name})
 

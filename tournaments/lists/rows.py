@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext as _
+
 from tournaments.domain import DomainError
 
 _CARD = re.compile(r"^(?P<count>\d+)(?:x|\s*×)?\s+(?P<name>.+?)(?:\s*,\s*starting\s+(?P<starting>\d+))?\s*$", re.I)
@@ -28,14 +30,15 @@ MAX_ROWS = 500
 
 
 def _refuse(number, line, shape):
-    raise DomainError(f"Row {number} (“{line[:60]}”) is not {shape}.", field="rows")
+    raise DomainError(_("Row %(number)s (“%(line)s”) is not %(shape)s.")
+                      % {"number": number, "line": line[:60], "shape": shape}, field="rows")
 
 
 def rows_to_list(game, text):
     """The list JSON of the rows, or a DomainError naming the first row that does not read."""
     lines = text.splitlines()
     if len(lines) > MAX_ROWS:
-        raise DomainError(f"At most {MAX_ROWS} rows.", field="rows")
+        raise DomainError(_("At most %(limit)s rows.") % {"limit": MAX_ROWS}, field="rows")
     if game == "warlord-ccg-4e":
         cards = []
         for number, line in enumerate(lines, start=1):
@@ -68,7 +71,7 @@ def rows_to_list(game, text):
                 _refuse(number, line, "“Faction: name”, “Troop”, or “count name”")
             troop.append({"name": match["name"], "count": int(match["count"])})
         return army
-    raise DomainError("This game's lists are uploaded as JSON.", field="rows")
+    raise DomainError(_("This game's lists are uploaded as JSON."), field="rows")
 
 
 def list_to_rows(game, content):

@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from game_systems.base import PoolRejected, UnusableInput
 from game_systems.cli import MAX_INPUT_BYTES, parse_json
@@ -26,7 +28,8 @@ def checker_of(event):
     """The event's game's list checker, or a refusal when the game has no lists."""
     checker = event.game_system.list_checker
     if checker is None:
-        raise DomainError(f"{event.game_system.name} has no deck or army lists.", field="game")
+        raise DomainError(_("%(game_system)s has no deck or army lists.")
+                          % {"game_system": event.game_system.name}, field="game")
     return checker
 
 
@@ -52,7 +55,8 @@ def check_list_text(event, text):
     """(content, violations as dicts) of a list given as JSON text, checked against the event's pool
     and options; a DomainError (400) when it cannot be read at all."""
     if len(text.encode()) > MAX_LIST_BYTES:
-        raise DomainError(f"The list is larger than {MAX_LIST_BYTES // 1000} kB; a list is a few kilobytes.",
+        raise DomainError(_("The list is larger than %(value)s kB; a list is a few kilobytes.")
+                          % {"value": MAX_LIST_BYTES // 1000},
                           field="list")
     checker = checker_of(event)
     options = parsed_options(event)
@@ -74,16 +78,17 @@ def lock_reason(event, now=None):
     """Why lists cannot change now, or None: the deadline passed or registration closed."""
     now = now or timezone.now()
     if event.state != Event.State.REGISTRATION:
-        return f"Lists for {event.name} are locked: registration has closed."
+        return _("Lists for %(event)s are locked: registration has closed.") % {"event": event.name}
     if event.list_deadline and now >= event.list_deadline:
-        return f"Lists for {event.name} are locked: the deadline has passed."
+        return _("Lists for %(event)s are locked: the deadline has passed.") % {"event": event.name}
     return None
 
 
 def _registration(event, general):
     registration = event.registrations.filter(general=general, status__in=LIST_HOLDERS).first()
     if registration is None:
-        raise DomainError(f"{general.name} is not registered for {event.name}.", field="general")
+        raise DomainError(_("%(general)s is not registered for %(event)s.")
+                          % {"general": general.name, "event": event.name}, field="general")
     return registration
 
 
@@ -92,7 +97,8 @@ def _changeable(event, general, user, verb):
     its player before the lists lock, or an organizer at any time."""
     event = locks.event(event)
     trust.require(trust.may_submit_list(user, event, general),
-                  f"Only the player of this general and the event's organizers may {verb} its list.")
+                  _("Only the player of this general and the event's organizers may %(verb)s its list.")
+                  % {"verb": verb})
     registration = _registration(event, general)
     refusal = lock_reason(event)
     if refusal and not trust.may_organize(user, event):
@@ -133,7 +139,7 @@ def withdraw(event, general, *, user):
     event, registration = _changeable(event, general, user, "withdraw")
     latest = current(registration)
     if latest is None or latest.withdrawn:
-        raise Conflict(f"{general.name} has no list to withdraw.")
+        raise Conflict(_("%(general)s has no list to withdraw.") % {"general": general.name})
     version = _new_version(registration, user, content=None)
     audit.record(event, user, "list withdrawn", general.name, before=_summary(latest))
     return version
@@ -147,15 +153,16 @@ def accept(event, general, *, user, version, reason):
     trust.require(trust.may_organize(user, event), trust.NOT_ORGANIZER)
     reason = (reason or "").strip()
     if not reason:
-        raise DomainError("Say why the list is accepted despite its violations; the players may read it.",
+        raise DomainError(_("Say why the list is accepted despite its violations; the players may read it."),
                           field="reason")
     registration = _registration(event, general)
     latest = current(registration)
     if latest is None or latest.version != version:
-        raise Conflict(f"Version {version} is not {general.name}'s current list (the player may have replaced "
-                       "it): read the list again.")
+        raise Conflict(_("Version %(version)s is not %(general)s's current list (the player may have "
+                         "replaced it): read the list again.")
+                       % {"version": version, "general": general.name})
     if latest.withdrawn or not latest.violations:
-        raise Conflict(f"{general.name}'s list has no violations to accept.")
+        raise Conflict(_("%(general)s's list has no violations to accept.") % {"general": general.name})
     latest.accepted_by, latest.accepted_reason, latest.accepted_at = user, reason, timezone.now()
     latest.save(update_fields=["accepted_by", "accepted_reason", "accepted_at"])
     audit.record(event, user, "list accepted", general.name, after=_summary(latest), reason=reason)
@@ -191,19 +198,24 @@ def set_pool(event, *, user, csv_text):
     trust.require(trust.may_organize(user, event), trust.NOT_ORGANIZER)
     checker = checker_of(event)
     if len(csv_text.encode()) > MAX_INPUT_BYTES:
-        raise DomainError(f"The {checker.pool_label} is larger than {MAX_INPUT_BYTES // 1_000_000} MB.",
+        raise DomainError(_("The %(pool_label)s is larger than %(value)s MB.")
+                          % {"pool_label": checker.pool_label, "value": MAX_INPUT_BYTES // 1000000},
                           field="pool")
     if event.state not in (Event.State.REGISTRATION, Event.State.REGISTRATION_CLOSED):
-        raise Conflict(f"{event.name} has started: its {checker.pool_label} is fixed.")
+        raise Conflict(_("%(event)s has started: its %(pool_label)s is fixed.")
+                       % {"event": event.name, "pool_label": checker.pool_label})
     if "\x00" in csv_text:
-        raise DomainError(f"The {checker.pool_label} holds a NUL character; save it again as plain text.",
+        raise DomainError(_("The %(pool_label)s holds a NUL character; save it again as plain text.")
+                          % {"pool_label": checker.pool_label},
                           field="pool")
     options = parsed_options(event, event.list_options, has_pool=bool(csv_text.strip()))
     try:
         pool = checker.parse_pool(csv_text, options=options) if csv_text.strip() else None
     except PoolRejected as rejected:
-        error = DomainError(f"The {checker.pool_label} was not saved: {len(rejected.errors)} "
-                            f"row{'s have' if len(rejected.errors) != 1 else ' has'} errors.", field="pool")
+        count = len(rejected.errors)
+        error = DomainError(ngettext("The %(pool_label)s was not saved: %(count)s row has errors.",
+                                     "The %(pool_label)s was not saved: %(count)s rows have errors.", count)
+                            % {"pool_label": checker.pool_label, "count": count}, field="pool")
         error.extra = {"rows": [e.as_dict() for e in rejected.errors]}
         raise error from None
     before = len(event.list_pool.splitlines())
@@ -224,21 +236,21 @@ def set_rules(event, *, user, deadline=None, visibility=None, public_from=None, 
     before = _rules_snapshot(event)
     if options is not None:
         if not isinstance(options, dict):
-            raise DomainError("The list options must be an object of option names and values.",
+            raise DomainError(_("The list options must be an object of option names and values."),
                               field="list_options")
         if event.has_started and options != event.list_options:
-            raise Conflict(f"{event.name} has started: its list options are fixed.")
+            raise Conflict(_("%(event)s has started: its list options are fixed.") % {"event": event.name})
         parsed = parsed_options(event, options)
         if event.list_pool:  # the pool must still read with them (e.g. an alias removed)
             try:
                 checker_of(event).parse_pool(event.list_pool, options=parsed)
             except PoolRejected as rejected:
-                raise DomainError(f"With these options the {checker_of(event).pool_label} no longer reads: "
-                                  f"{rejected}", field="list_options") from None
+                raise DomainError(_("With these options the %(pool_label)s no longer reads: %(rejected)s")
+                                  % {"pool_label": checker_of(event).pool_label, "rejected": rejected}, field="list_options") from None
         event.list_options = options
     if visibility is not None:
         if visibility not in Event.ListVisibility.values:
-            raise DomainError("Lists are open or closed.", field="list_visibility")
+            raise DomainError(_("Lists are open or closed."), field="list_visibility")
         event.list_visibility = visibility
     event.list_deadline = deadline
     event.lists_public_from = public_from

@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, replace
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from rules_engine.conditions import LABELS
 from tournaments.models import VARIANT_CHOICES
 
@@ -160,9 +163,11 @@ def player_1_of_replay(replay_text, battle):
 
 def variant_names(keys):
     """The Rules Variants' names as the rules and the event page write them ("Double Time"), not their
-    keys ("double_time"); a key this site does not know is quoted as written."""
+    keys ("double_time"); a key this site does not know is quoted as written. In English, as the sentences
+    that name them here (they may be stored as a report's reason)."""
     names = dict(VARIANT_CHOICES)
-    return ", ".join(names.get(str(key), repr(str(key))) for key in keys)
+    with translation.override(None):
+        return ", ".join(str(names.get(str(key), repr(str(key)))) for key in keys)
 
 
 def variants_sentence(replay_document, event):
@@ -197,16 +202,25 @@ def claim_text(kind, winner, condition, forfeited_by):
     """A result in words, as pages and mails show it: "Ana wins by Shackle", "Ben forfeits", "Stalemate"."""
     if kind == "victory":
         if not condition:  # the games without victory conditions (game_systems)
-            return f"{winner.name} wins"
-        return f"{winner.name} wins by {CONDITION_WORDS.get(condition, condition)}"
+            return _("%(winner)s wins") % {"winner": winner.name}
+        # The victory conditions (Crush, Shackle, ...) are WARLINE's own names: English in every language.
+        return _("%(winner)s wins by %(condition)s") % {"winner": winner.name,
+                                                         "condition": CONDITION_WORDS.get(condition, condition)}
     if kind == "forfeit":
-        return f"{forfeited_by.name} forfeits"
-    return {"stalemate": "Stalemate", "resolve": "Resolve", "draw": "Draw"}.get(kind, kind)
+        return _("%(general)s forfeits") % {"general": forfeited_by.name}
+    return {"stalemate": _("Stalemate"), "resolve": _("Resolve"), "draw": _("Draw")}.get(kind, kind)
 
 
 def report_claim_text(report):
-    """What a report claims, in words (`claim_text`)."""
+    """What a report claims, in words (`claim_text`), in the reader's language."""
     return claim_text(report.kind, report.winner, report.condition, report.forfeited_by)
+
+
+def recorded_claim_text(report):
+    """The claim inside a stored sentence (a report's `status_reason`): English, as the rest of that
+    sentence, whoever's request writes it."""
+    with translation.override(None):
+        return report_claim_text(report)
 
 
 def _report_text(report):

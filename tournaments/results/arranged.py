@@ -3,6 +3,7 @@ by an organizer's result or by a member's report through the same submission as 
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from tournaments import trust
 from tournaments.domain import Conflict, DomainError
@@ -23,12 +24,13 @@ def report_arranged_battle(season, *, user, me, opponent, **report):
     """A member reports a battle they arranged: scheduled and reported in one step through the same
     submission as any report (reporting.submit_report), so a refused report leaves no battle."""
     if me is None:
-        raise DomainError(f"Only members of {season.event.name} report league battles; your account has no "
-                          "general.", field="general")
+        raise DomainError(_("Only members of %(event)s report league battles; your account has no general.")
+                          % {"event": season.event.name}, field="general")
     if opponent is None:
-        raise DomainError("Name your opponent.", field="opponent")
+        raise DomainError(_("Name your opponent."), field="opponent")
     if season.event.disqualifications.filter(general=me).exists():
-        raise Conflict(f"{me.name} is disqualified from {season.event.name} and reports no more battles (R23).")
+        raise Conflict(_("%(me)s is disqualified from %(event)s and reports no more battles (R23).")
+                       % {"me": me.name, "event": season.event.name})
     trust.require(trust.may_report_arranged(user, season), trust.not_a_member(season))
     battle = seasons.add_battle(season, me, opponent, actor=user)
     return reporting.submit_report(battle, user=user, **report)

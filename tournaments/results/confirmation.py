@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from celery import shared_task
 from django.db import DatabaseError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments import audit, trust
 from tournaments.domain import DomainError
@@ -106,7 +107,7 @@ def set_window(event, minutes, *, actor):
 
     trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     if not isinstance(minutes, int) or not 1 <= minutes <= 60 * 24 * 30:
-        raise DomainError("The confirmation window is between 1 minute and 30 days (43200 minutes).",
+        raise DomainError(_("The confirmation window is between 1 minute and 30 days (43200 minutes)."),
                           field="confirmation_minutes")
     before = event.confirmation_minutes
     event.confirmation_minutes = minutes

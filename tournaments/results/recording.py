@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from game_systems.base import read_facts
 from tournaments import audit, locks, trust
@@ -26,8 +27,8 @@ RESULT_KINDS = (Battle.Kind.VICTORY, Battle.Kind.STALEMATE, Battle.Kind.RESOLVE,
 def refuse_stray_winner(kind, winner):
     """A Stalemate or a Resolve has no winner: one given with it is refused, not dropped silently."""
     if winner is not None and kind in (Battle.Kind.STALEMATE, Battle.Kind.RESOLVE, Battle.Kind.DRAW):
-        raise DomainError(f"A {Battle.Kind(kind).label} has no winner: leave the winner empty, or report a "
-                          "Victory.", field="winner")
+        raise DomainError(_("A %(label)s has no winner: leave the winner empty, or report a Victory.")
+                          % {"label": Battle.Kind(kind).label}, field="winner")
 
 
 def result_shape(battle, *, kind, winner=None, condition="", forfeited_by=None, player_1=None):
@@ -44,23 +45,25 @@ def result_shape(battle, *, kind, winner=None, condition="", forfeited_by=None, 
     kinds = [result_kind.key for result_kind in system.result_kinds]
     if kind not in kinds:
         words = [result_kind.label.lower() for result_kind in system.result_kinds]
-        raise DomainError(f"A result of {system.short_name} is {', '.join(words[:-1])} or {words[-1]}.",
+        raise DomainError(_("A result of %(short_name)s is %(words)s or %(words2)s.")
+                          % {"short_name": system.short_name, "words": ', '.join(words[:-1]), "words2": words[-1]},
                           field="kind")
     if battle.swiss_round_id and battle.swiss_round.stage == SwissRound.Stage.TOP_CUT \
             and not system.result_kind(kind).has_winner:
-        raise DomainError("A top-cut battle is single elimination: it needs a winner who goes on.", field="kind")
+        raise DomainError(_("A top-cut battle is single elimination: it needs a winner who goes on."), field="kind")
     if kind == Battle.Kind.VICTORY:
         if winner is None:
-            raise DomainError("A victory needs its winner.", field="winner")
+            raise DomainError(_("A victory needs its winner."), field="winner")
         if not system.adjudicated:  # only WARLINE names a victory condition
             return winner, "", None, player_1
         if condition not in Battle.Condition.values:
-            raise DomainError(f"A victory needs its condition: one of {', '.join(Battle.Condition.values)}.",
+            raise DomainError(_("A victory needs its condition: one of %(values)s.")
+                              % {"values": ', '.join(Battle.Condition.values)},
                               field="condition")
         return winner, condition, None, player_1
     if kind == Battle.Kind.FORFEIT:
         if forfeited_by is None:
-            raise DomainError("A forfeit needs the general who forfeited.", field="forfeited_by")
+            raise DomainError(_("A forfeit needs the general who forfeited."), field="forfeited_by")
         return battle.opponent_of(forfeited_by), "", forfeited_by, player_1
     return None, "", None, player_1
 
@@ -94,24 +97,25 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
         "event", "general_a", "general_b", "winner", "forfeited_by", "player_1").get(pk=battle.pk)
     if attested and battle.is_decided:
         # A report counts only on an undecided battle: an organizer's result won the race (R69).
-        raise Conflict("This battle has a counted result already (recorded at the same moment): only an "
-                       "organizer's correction changes it now (R69).")
+        raise Conflict(_("This battle has a counted result already (recorded at the same moment): only an "
+                         "organizer's correction changes it now (R69)."))
     if actor is not None:
         trust.require(trust.may_record_result(actor, battle, attested=attested), trust.decide_refusal(actor, battle))
     if event.state == Event.State.COMPLETE:
-        raise Conflict(f"{event.name} is complete: its results can no longer change.")
+        raise Conflict(_("%(event)s is complete: its results can no longer change.") % {"event": event.name})
     if battle.season_id:
         seasons.refuse_if_closed(battle.season)
     if battle.kind == Battle.Kind.UNPLAYED_DQ:
-        raise Conflict("This battle was not fought because of a disqualification; its result follows from R23.")
+        raise Conflict(_("This battle was not fought because of a disqualification; its result follows "
+                         "from R23."))
     if battle.is_decided and battle.group_id and battle.group.stage == Group.Stage.QUALIFYING \
             and event.groups.filter(stage=Group.Stage.FINAL).exists():
-        raise Conflict("The Final Group is formed already: a qualifying result can no longer change.")  # R69
+        raise Conflict(_("The Final Group is formed already: a qualifying result can no longer change."))  # R69
     if battle.is_decided and not reason.strip():
-        raise DomainError("This battle has a result already: give a reason for the correction.", field="reason")
+        raise DomainError(_("This battle has a result already: give a reason for the correction."), field="reason")
     if respect_shown is False:
-        raise DomainError("A general who refuses General Respect is disqualified, not defeated: record a "
-                          "disqualification for refused General Respect instead.", field="respect_shown")
+        raise DomainError(_("A general who refuses General Respect is disqualified, not defeated: record a "
+                            "disqualification for refused General Respect instead."), field="respect_shown")
 
     winner, condition, forfeited_by, player_1 = result_shape(
         battle, kind=kind, winner=winner, condition=condition, forfeited_by=forfeited_by, player_1=player_1)
@@ -120,7 +124,7 @@ def record_result(battle, *, kind, winner=None, condition="", forfeited_by=None,
         swiss.refuse_late_correction(battle)
     disqualified = set(event.disqualifications.values_list("general_id", flat=True))
     if {battle.general_a_id, battle.general_b_id} & disqualified and not battle.is_decided:
-        raise Conflict("A general of this battle is disqualified: the battle is not fought (R23).")
+        raise Conflict(_("A general of this battle is disqualified: the battle is not fought (R23)."))
 
     before = audit.battle_snapshot(battle) if battle.is_decided else None
     battle.kind, battle.winner, battle.condition, battle.forfeited_by = kind, winner, condition, forfeited_by

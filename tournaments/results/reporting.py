@@ -17,17 +17,19 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import audit, locks, trust
 from tournaments.domain import Conflict, DomainError
 from tournaments.leagues import seasons
-from tournaments.models import Adjudication, Battle, Event, Report
+from tournaments.models import Adjudication, Battle, Event, Report, label_in_sentence
 from tournaments.results import outbox, recording, replays
 from tournaments.results.agreement import (
     header_sentence,
     log_sides,
     player_1_of_replay,
-    report_claim_text,
+    recorded_claim_text,
     same_battle,
 )
 
@@ -39,7 +41,7 @@ def _check_report_shape(battle, kind, winner, condition, forfeited_by, player_1,
         battle, kind=kind, winner=winner, condition=condition, forfeited_by=forfeited_by, player_1=player_1)
     recording.refuse_stray_winner(kind, winner)
     if kind == Battle.Kind.FORFEIT and replay:
-        raise DomainError("A forfeited battle was not fought, so it has no replay.", field="replay")
+        raise DomainError(_("A forfeited battle was not fought, so it has no replay."), field="replay")
     return condition
 
 
@@ -49,12 +51,13 @@ def reporter_name(report):
     if general is not None:
         return general.name
     if report.reported_by_id is None:  # the account was deleted, or not matched on import (R97)
-        return "an account not on this site"
-    return f"the organizer {report.reported_by.username}"
+        return _("an account not on this site")
+    return (_("the organizer %(reported_by_username)s")
+            % {"reported_by_username": report.reported_by.username})
 
 
-DECIDED = ("This battle has a counted result: only an organizer's correction changes it now (R69), "
-           "not a new report.")
+DECIDED = (gettext_lazy("This battle has a counted result: only an organizer's correction changes it now "
+                        "(R69), not a new report."))
 REPLACED = "A newer report replaced it."
 EVIDENCE = ("Sent while the battle is disputed: evidence for the organizer, who decides (the dispute stands "
             "until the general who disputed withdraws it or confirms, or an organizer decides).")
@@ -74,17 +77,21 @@ def refuse_report_flood(battle, user, now=None):
     most REPORTS_PER_PLAYER_PER_HOUR reports in all; beyond, 409 with the time to wait."""
     now = now or timezone.now()
     since = now - REPORT_LIMIT_WINDOW
-    for reports, limit, what in (
+    for reports, limit, refusal in (
             (Report.objects.filter(battle=battle, reported_by=user, created_at__gt=since),
-             REPORTS_PER_BATTLE_PER_HOUR, "this battle"),
+             REPORTS_PER_BATTLE_PER_HOUR,
+             _("You have reported this battle %(limit)s times in the last hour: you may report again in "
+               "%(wait)s (R93).")),
             (Report.objects.filter(reported_by=user, created_at__gt=since), REPORTS_PER_PLAYER_PER_HOUR,
-             "battles")):
+             _("You have reported battles %(limit)s times in the last hour: you may report again in "
+               "%(wait)s (R93).")),
+    ):
         recent = list(reports.order_by("-created_at").values_list("created_at", flat=True)[:limit])
         if len(recent) >= limit:
             wait = recent[-1] + REPORT_LIMIT_WINDOW - now
             minutes = max(1, -(-int(wait.total_seconds()) // 60))
-            raise Conflict(f"You have reported {what} {limit} times in the last hour: you may report again in "
-                           f"{minutes} minute{'s' if minutes != 1 else ''} (R93).")
+            wait_text = ngettext("%(minutes)s minute", "%(minutes)s minutes", minutes) % {"minutes": minutes}
+            raise Conflict(refusal % {"limit": limit, "wait": wait_text})
 
 
 def _sides_of_upload(battle, replay_text, player_1):
@@ -118,24 +125,24 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     organizer. While a general's dispute stands, a new report is evidence and changes nothing else."""
     battle = locks.battle(battle)  # the lock order: event, battle, reports (tournaments/locks.py)
     trust.require(trust.may_report(user, battle),
-                  "Only the two generals of this battle and the event's organizers may report it.")
+                  _("Only the two generals of this battle and the event's organizers may report it."))
     seasons.refuse_report(battle)  # a closed season's battle, a decided playoff (R24)
     if battle.kind:
         raise Conflict(DECIDED)
     if battle.event.state == Event.State.COMPLETE:
-        raise Conflict(f"{battle.event.name} is complete.")
+        raise Conflict(_("%(event)s is complete.") % {"event": battle.event.name})
     # R90: an organizer whose own general plays this battle reports as a general (it waits).
     organizer = trust.organizes_battle(user, battle)
     being_adjudicated = battle.reports.filter(status__in=BEING_ADJUDICATED)
     if not organizer:
         being_adjudicated = being_adjudicated.filter(reported_by=user)
     if being_adjudicated.exists():
-        raise Conflict("A replay of this battle is being adjudicated; wait for its verdict before reporting "
-                       "again.")
+        raise Conflict(_("A replay of this battle is being adjudicated; wait for its verdict before "
+                         "reporting again."))
     disputed = trust.dispute_open(battle)
     if organizer and disputed:
-        raise Conflict("A general disputed this battle's report: decide it with a reason (the organizer's result "
-                       "form, or `override`), not with a report.")
+        raise Conflict(_("A general disputed this battle's report: decide it with a reason (the "
+                         "organizer's result form, or `override`), not with a report."))
     if not organizer:
         refuse_report_flood(battle, user)
     replay_text = replays.read_replay_upload(replay)
@@ -143,7 +150,8 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
     condition = _check_report_shape(battle, kind, winner, condition, forfeited_by, player_1, replay_text)
     facts = recording.result_facts(battle, facts)
     if replay_text and not battle.event.game_system.adjudicated:
-        raise DomainError(f"{battle.event.game_system.short_name} games have no replay to upload.", field="replay")
+        raise DomainError(_("%(short_name)s games have no replay to upload.")
+                          % {"short_name": battle.event.game_system.short_name}, field="replay")
     if replay_text:
         player_1 = _sides_of_upload(battle, replay_text, player_1)
 
@@ -168,7 +176,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
         # Nobody counts alone: the opponent's own report says otherwise, even if the engine disputed
         # it, so the window must not count this one over it (R92).
         status = Report.Status.DISPUTED
-        reason = (f"Contradicts {reporter_name(contrary)}'s report ({report_claim_text(contrary)}), which is "
+        reason = (f"Contradicts {reporter_name(contrary)}'s report ({recorded_claim_text(contrary)}), which is "
                   "still open; an organizer decides.")
     elif replay_text:
         status, reason = Report.Status.QUEUED, ""
@@ -202,7 +210,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
 def _disagreement(waiting, report, name):
     """Why the opponent's report does not confirm the waiting one, or None when it does (R92)."""
     if waiting.claim() != report.claim():
-        return f"{name} reported another result ({report_claim_text(report)}); an organizer decides."
+        return f"{name} reported another result ({recorded_claim_text(report)}); an organizer decides."
     if waiting.player_1_id and report.player_1_id and waiting.player_1_id != report.player_1_id:
         return (f"{name} reported {report.player_1.name} as Player-1, {reporter_name(waiting)} reported "
                 f"{waiting.player_1.name}; an organizer decides.")
@@ -233,7 +241,7 @@ def _answer_with_report(waiting, report, user):
     waiting.confirm_by = None
     _save_status(waiting)
     report.status, report.confirm_by = Report.Status.DISPUTED, None
-    report.status_reason = (f"Answers {reporter_name(waiting)}'s report ({report_claim_text(waiting)}) and does "
+    report.status_reason = (f"Answers {reporter_name(waiting)}'s report ({recorded_claim_text(waiting)}) and does "
                             "not match it; an organizer decides.")
     _save_status(report)
     audit.record(report.battle.event, user, "report disputed", audit.battle_subject(report.battle),
@@ -303,11 +311,12 @@ def confirm_report(report, *, user):
     report = locked_report(report)
     organizer = trust.may_decide(user, report)
     trust.require(organizer or trust.may_answer(user, report),
-                  "Only the opponent of the general who reported, or an organizer, may confirm it.")
+                  _("Only the opponent of the general who reported, or an organizer, may confirm it."))
     if report.status not in (*ANSWERABLE, Report.Status.DISPUTED, Report.Status.FAILED):
-        raise Conflict(f"This report cannot be confirmed: it is {report.get_status_display().lower()}.")
+        raise Conflict(_("This report cannot be confirmed: it is %(status)s.")
+                       % {"status": label_in_sentence(report.get_status_display())})
     trust.require(organizer or report.status in ANSWERABLE or trust.may_withdraw_dispute(user, report),
-                  "Only an organizer decides a report the engine disputed or could not adjudicate.")
+                  _("Only an organizer decides a report the engine disputed or could not adjudicate."))
     seasons.refuse_report(report.battle)  # a closed season's battle, a decided playoff (R24)
     who = "an organizer" if organizer else "the opponent"
     apply_report(report, user, Report.Status.CONFIRMED, f"Confirmed by {who}.")
@@ -321,11 +330,12 @@ def dispute_report(report, *, user, reason):
     or an organizer decides."""
     report = locked_report(report)
     trust.require(trust.may_answer(user, report),
-                  "Only the opponent of the general who reported may dispute the report.")
+                  _("Only the opponent of the general who reported may dispute the report."))
     if report.status not in ANSWERABLE:
-        raise Conflict(f"This report cannot be disputed: it is {report.get_status_display().lower()}.")
+        raise Conflict(_("This report cannot be disputed: it is %(status)s.")
+                       % {"status": label_in_sentence(report.get_status_display())})
     if not reason.strip():
-        raise DomainError("Say what is wrong with the report, for the organizer.", field="reason")
+        raise DomainError(_("Say what is wrong with the report, for the organizer."), field="reason")
     report.status, report.status_reason, report.answered_by = Report.Status.DISPUTED, reason.strip(), user
     report.confirm_by = None
     _save_status(report)
@@ -357,9 +367,11 @@ def withdraw_dispute(report, *, user, reason=""):
     a new confirmation window (unless the engine disputed it too), and the reports the dispute left open
     on the battle (theirs, the reporter's evidence) are closed as replaced. Audited."""
     report = locked_report(report)
-    trust.require(trust.may_answer(user, report), "Only the general who disputed this report may withdraw the dispute.")
+    trust.require(trust.may_answer(user, report), _("Only the general who disputed this report may "
+                                                    "withdraw the dispute."))
     if not trust.may_withdraw_dispute(user, report):
-        raise Conflict(f"This report is not disputed by you: it is {report.get_status_display().lower()}.")
+        raise Conflict(_("This report is not disputed by you: it is %(status)s.")
+                       % {"status": label_in_sentence(report.get_status_display())})
     if report.battle.kind:
         raise Conflict(DECIDED)
     others = Report.objects.filter(battle=report.battle, status__in=Report.OPEN_STATUSES).exclude(pk=report.pk)
@@ -385,11 +397,11 @@ def override_report(report, *, user, reason, **result):
     trust.require(trust.may_decide(user, report), trust.decide_refusal(user, report.battle))  # R90
     recording.refuse_stray_winner(result.get("kind"), result.get("winner"))
     if not (reason or "").strip():
-        raise DomainError("An override needs a reason, kept in the audit trail.", field="reason")
+        raise DomainError(_("An override needs a reason, kept in the audit trail."), field="reason")
     if report.status in (Report.Status.SUPERSEDED, Report.Status.OVERRIDDEN, Report.Status.CONFIRMED):
-        raise Conflict(f"This report is {report.get_status_display().lower()}.")
+        raise Conflict(_("This report is %(status)s.") % {"status": label_in_sentence(report.get_status_display())})
     if report.status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
-        raise Conflict("This report is being adjudicated; decide it once the verdict is in.")
+        raise Conflict(_("This report is being adjudicated; decide it once the verdict is in."))
     if report.battle.kind:
         raise Conflict(DECIDED)
     if not result.get("player_1") and not report.player_1_id and report.replay:
@@ -409,8 +421,9 @@ def decide_battle(battle, *, user, reason="", **outcome):
     battle = locks.battle(battle)  # read again under the lock order (tournaments/locks.py)
     trust.require(trust.organizes_battle(user, battle), trust.decide_refusal(user, battle))  # R90
     if (battle.kind, battle.decided_at) != seen:  # another organizer or a confirmation came first
-        raise Conflict(f"This battle's result changed while you were deciding it (now: {battle.outcome_text()}): "
-                       "look at it again, and correct it with a reason if it is still wrong.")
+        raise Conflict(_("This battle's result changed while you were deciding it (now: %(outcome_text)s): "
+                         "look at it again, and correct it with a reason if it is still wrong.")
+                       % {"outcome_text": battle.outcome_text()})
     recording.refuse_stray_winner(outcome.get("kind"), outcome.get("winner"))
     open_report = battle.reports.filter(status__in=Report.OPEN_STATUSES).exclude(
         status__in=BEING_ADJUDICATED).first()
@@ -418,7 +431,7 @@ def decide_battle(battle, *, user, reason="", **outcome):
         report = override_report(open_report, user=user, reason=reason, **outcome)
         return report.recorded
     if battle.kind and not (reason or "").strip():
-        raise DomainError("This battle has a result already: give a reason for the correction.", field="reason")
+        raise DomainError(_("This battle has a result already: give a reason for the correction."), field="reason")
     recorded = recording.record_result(battle, actor=user, reason=reason, **outcome)
     drop_superseded_replays(recorded.battle)
     return recorded

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from itertools import groupby
 
 from django.core.cache import cache
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from tournaments.domain import TIEBREAKERS, opp_awards
 from tournaments.models import Event, Report
@@ -86,9 +88,9 @@ def season_schedule(battles):
     """A league season's battles: [(label, [battles])], still to play first, then results, then the
     playoffs. League battles are arranged one by one, not played in rounds."""
     battles = sorted(battles, key=lambda b: (b.playoff, b.number))
-    parts = [("Still to play", [b for b in battles if not b.playoff and not b.kind]),
-             ("Results", [b for b in battles if not b.playoff and b.kind]),
-             ("Playoff (R24)", [b for b in battles if b.playoff])]
+    parts = [(_("Still to play"), [b for b in battles if not b.playoff and not b.kind]),
+             (_("Results"), [b for b in battles if not b.playoff and b.kind]),
+             (_("Playoff (R24)"), [b for b in battles if b.playoff])]
     return [(label, items) for label, items in parts if items]
 
 
@@ -107,12 +109,12 @@ def schedule_state(battle):
     are for its generals and the organizers."""
     status = getattr(battle, "open_report_status", None)
     if status in Report.AWAITING_STATUSES:
-        return "reported, waiting for confirmation"
+        return _("reported, waiting for confirmation")
     if status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
-        return "reported, being checked by the engine"
+        return _("reported, being checked by the engine")
     if status in (Report.Status.DISPUTED, Report.Status.FAILED):
-        return "disputed: an organizer decides"
-    return "not played yet"
+        return _("disputed: an organizer decides")
+    return _("not played yet")
 
 
 def schedule_by_round(battles):
@@ -120,7 +122,7 @@ def schedule_by_round(battles):
     battles = sorted(battles, key=lambda b: (b.playoff, b.round, b.number))
     rounds = []
     for (playoff, number), items in groupby(battles, key=lambda b: (b.playoff, b.round)):
-        rounds.append(("Playoff" if playoff else f"Round {number}", list(items)))
+        rounds.append((_("Playoff") if playoff else _("Round %(number)s") % {"number": number}, list(items)))
     return rounds
 
 
@@ -185,7 +187,7 @@ def swiss_document(event):
     """A Swiss event's standings for the scoreboard: each player's rank, score, record and tie-breaker
     figures in the event's order."""
     table = swiss_standings.table(event)
-    return {"tie_breakers": [{"key": key, "label": label} for key, label, _explanation in table.tie_breakers],
+    return {"tie_breakers": [{"key": key, "label": str(label)} for key, label, _explanation in table.tie_breakers],
             "rows": [{"rank": line.rank, "general": _brief(line.general), "score": line.score, "wins": line.wins,
                       "draws": line.draws, "losses": line.losses, "byes": line.byes, "dropped": line.dropped,
                       "tie_breaks": dict(line.tie_breaks)} for line in table.lines]}
@@ -272,8 +274,9 @@ def forget_scoreboard_head(slug):
 
 def cached_scoreboard(event_pk, revision_id):
     """The scoreboard document of one revision of the event. The key carries the revision, so any
-    change to the event (a confirmed result writes an audit entry) makes the next request rebuild it."""
-    key = f"scoreboard:{event_pk}:{revision_id}"
+    change to the event (a confirmed result writes an audit entry) makes the next request rebuild it. It
+    has the reader's words (an event's state, a result: "Ada wins by Crush"), so each language its own."""
+    key = f"scoreboard:{event_pk}:{revision_id}:{get_language()}"
     document = cache.get(key)
     if document is None:
         document = scoreboard_document(Event.objects.select_related("victor").get(pk=event_pk))

@@ -21,6 +21,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from django.db import connections
+from django.utils.translation import gettext as _
 
 from tournaments.domain import (
     COUNTERS,
@@ -184,6 +185,7 @@ def count_in_database(*, generals, forfeit_award, group_id=None, season_id=None,
     for general_id, *values, _side_count in rows:
         key = str(general_id)
         if key not in tallies and not add_unknown:
-            raise DomainError(f"A battle names general {key}, who is not in this group or season.")
+            raise DomainError(_("A battle names general %(key)s, who is not in this group or season.")
+                              % {"key": key})
         tallies[key] = dict(zip(COUNTERS, values, strict=True))
     return tallies

@@ -4,6 +4,7 @@ winner (`advance`, after every counted battle or table), and which corrections t
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
 
 from pairings.swiss import suggested_rounds
 from pairings.top_cut import next_round
@@ -15,7 +16,8 @@ from tournaments.swiss import standings
 
 def require_swiss(event):
     if event.format != Event.Format.SWISS:
-        raise Conflict(f"{event.name} is played in Organized Play groups, not Swiss rounds.")
+        raise Conflict(_("%(event)s is played in Organized Play groups, not Swiss rounds.")
+                       % {"event": event.name})
 
 
 def swiss_rounds(event):
@@ -91,12 +93,14 @@ def refuse_late_correction(battle):
     is paired from it, it is fixed."""
     cut = SwissRound.objects.filter(event_id=battle.event_id, stage=SwissRound.Stage.TOP_CUT)
     if battle.swiss_round.stage == SwissRound.Stage.SWISS and cut.exists():
-        raise Conflict("The top cut was seeded from the Swiss standings: a Swiss result can no longer change.")
+        raise Conflict(_("The top cut was seeded from the Swiss standings: a Swiss result can no longer "
+                         "change."))
     if battle.swiss_round.stage == SwissRound.Stage.TOP_CUT and cut.filter(number__gt=battle.round).exists():
-        raise Conflict("The next top-cut round was paired from this result: it can no longer change.")
+        raise Conflict(_("The next top-cut round was paired from this result: it can no longer change."))
 
 
 def refuse_table_correction(table):
     """A counted table may be corrected while the Swiss rounds go on; not once the top cut is seeded."""
     if SwissRound.objects.filter(event_id=table.event_id, stage=SwissRound.Stage.TOP_CUT).exists():
-        raise Conflict("The top cut was seeded from the Swiss standings: a table's result can no longer change.")
+        raise Conflict(_("The top cut was seeded from the Swiss standings: a table's result can no longer "
+                         "change."))

@@ -7,6 +7,8 @@ at once get one round and a 409 (tournaments/locks.py).
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from pairings.swiss import SwissEntrant, SwissError, pair_round, suggested_rounds
 from pairings.top_cut import top_cut_first_round
@@ -27,17 +29,25 @@ from tournaments.swiss.progress import (
 def pairing_refusal(event):
     """Why the next Swiss round cannot be paired now, or None."""
     if event.state == Event.State.REGISTRATION:
-        return "Close registration before pairing the first round."
+        return _("Close registration before pairing the first round.")
     if event.state in (Event.State.COMPLETE, Event.State.FINAL, Event.State.PLAYOFF):
-        return f"{event.name}'s Swiss rounds are over."
+        return _("%(event)s's Swiss rounds are over.") % {"event": event.name}
     waiting = undecided(event)
     if waiting:
-        return (f"{waiting} {'table' if event.table_size > 2 else 'battle'}{'s' if waiting != 1 else ''} of the "
-                f"current round {'have' if waiting != 1 else 'has'} no counted result yet: every result counts "
-                "before the next round is paired.")
+        if event.table_size > 2:
+            refusal = ngettext("%(count)s table of the current round has no counted result yet: every result "
+                               "counts before the next round is paired.",
+                               "%(count)s tables of the current round have no counted result yet: every result "
+                               "counts before the next round is paired.", waiting)
+        else:
+            refusal = ngettext("%(count)s battle of the current round has no counted result yet: every result "
+                               "counts before the next round is paired.",
+                               "%(count)s battles of the current round have no counted result yet: every result "
+                               "counts before the next round is paired.", waiting)
+        return refusal % {"count": waiting}
     played = swiss_rounds(event).count()
     if played >= planned_rounds(event):
-        return f"All {played} Swiss rounds are paired."
+        return _("All %(played)s Swiss rounds are paired.") % {"played": played}
     return None
 
 
@@ -80,7 +90,7 @@ def pair_next_round(event, *, actor=None):
     number = swiss_rounds(event).count() + 1
     entrants = _entrants(event, number)
     if len(entrants) < 2:
-        raise Conflict("A Swiss round needs at least two players in the field.")
+        raise Conflict(_("A Swiss round needs at least two players in the field."))
     if number == 1 and not event.swiss_rounds:
         event.swiss_rounds = suggested_rounds(len(entrants))
     try:
@@ -118,12 +128,14 @@ def drop(event, general, *, actor):
     require_swiss(event)
     trust.require(actor is None or trust.may_organize(actor, event)
                   or (general.user_id is not None and general.user_id == actor.pk),
-                  "Only the player and the event's organizers may drop a player.")
+                  _("Only the player and the event's organizers may drop a player."))
     registration = event.registrations.filter(general=general, status=Registration.Status.ACTIVE).first()
     if registration is None:
-        raise DomainError(f"{general.name} is not in {event.name}'s field.", field="general")
+        raise DomainError(_("%(general)s is not in %(event)s's field.")
+                          % {"general": general.name, "event": event.name}, field="general")
     if registration.dropped_after_round is not None:
-        raise Conflict(f"{general.name} dropped after round {registration.dropped_after_round} already.")
+        raise Conflict(_("%(general)s dropped after round %(dropped_after_round)s already.")
+                       % {"general": general.name, "dropped_after_round": registration.dropped_after_round})
     registration.dropped_after_round = swiss_rounds(event).count()
     registration.save(update_fields=["dropped_after_round"])
     audit.record(event, actor, "dropped", general.name, after={"after_round": registration.dropped_after_round})
@@ -139,15 +151,15 @@ def start_top_cut(event, *, actor=None):
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     require_swiss(event)
     if not event.top_cut:
-        raise Conflict(f"{event.name} has no top cut.")
+        raise Conflict(_("%(event)s has no top cut.") % {"event": event.name})
     if SwissRound.objects.filter(event=event, stage=SwissRound.Stage.TOP_CUT).exists():
-        raise Conflict("The top cut has started already.")
+        raise Conflict(_("The top cut has started already."))
     if swiss_rounds(event).count() < planned_rounds(event) or undecided(event):
-        raise Conflict("The top cut starts once every Swiss round is played and counted.")
+        raise Conflict(_("The top cut starts once every Swiss round is played and counted."))
     rows = [row for row in standings.compute(event) if not row.dropped]  # the disqualified are dropped too
     if len(rows) < event.top_cut:
-        raise Conflict(f"A top {event.top_cut} needs {event.top_cut} players still in the field; "
-                       f"{len(rows)} are.")
+        raise Conflict(_("A top %(top_cut)s needs %(top_cut)s players still in the field; %(count)s are.")
+                       % {"top_cut": event.top_cut, "count": len(rows)})
     create_cut_round(event, 1, top_cut_first_round([row.id for row in rows[:event.top_cut]]))
     event.state = Event.State.FINAL
     event.save()
@@ -167,10 +179,12 @@ def set_rounds(event, rounds, *, actor=None):
         trust.require(trust.may_organize(actor, event), trust.NOT_ORGANIZER)
     require_swiss(event)
     if event.state in (Event.State.COMPLETE, Event.State.FINAL):
-        raise Conflict(f"{event.name}'s Swiss rounds are over: their number is fixed.")
+        raise Conflict(_("%(event)s's Swiss rounds are over: their number is fixed.")
+                       % {"event": event.name})
     paired = swiss_rounds(event).count()
     if not isinstance(rounds, int) or isinstance(rounds, bool) or not max(1, paired) <= rounds <= 20:
-        raise DomainError(f"Swiss rounds: from {max(1, paired)} (the rounds paired already) to 20.",
+        raise DomainError(_("Swiss rounds: from %(paired)s (the rounds paired already) to 20.")
+                          % {"paired": max(1, paired)},
                           field="swiss_rounds")
     before = event.swiss_rounds
     event.swiss_rounds = rounds

@@ -6,10 +6,34 @@ from collections import Counter
 from dataclasses import dataclass
 
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from pairings.swiss_standings import Scoring, SwissGame, SwissRow, swiss_standings
 from pairings.table_standings import TableGame, table_standings
 from tournaments.models import Battle, Event, General, Registration, SwissRound, Table, TableSeat
+
+# A game system's Swiss tie-breakers (game_systems/common.py, which imports no Django), by their English
+# words: the pages show them in the reader's language.
+SWISS_WORDS = {
+    "Strength of schedule": _("Strength of schedule"),
+    "The sum of the scores of every opponent met (a bye adds nothing).":
+        _("The sum of the scores of every opponent met (a bye adds nothing)."),
+    "Opponents' win rate": _("Opponents' win rate"),
+    "The average of the opponents' match-win rates, each at least one third.":
+        _("The average of the opponents' match-win rates, each at least one third."),
+    "Head to head": _("Head to head"),
+    "Points scored in the games among the players still tied.":
+        _("Points scored in the games among the players still tied."),
+    "Points destroyed": _("Points destroyed"),
+    "The points value of the enemy models this player destroyed, over all games.":
+        _("The points value of the enemy models this player destroyed, over all games."),
+}
+
+
+def swiss_words(text):
+    """A Swiss tie-breaker's label or explanation in the reader's language; English when it has no entry."""
+    return SWISS_WORDS.get(text, text)
+
 
 DEFAULT_PLACEMENT_POINTS = (4, 2, 1, 0)  # multiplayer tables: first, second, third, fourth place
 
@@ -148,7 +172,8 @@ def table(event) -> SwissTable:
     generals = General.objects.in_bulk([row.id for row in rows])
     keys = tie_breakers_of(event)
     labels = {t.key: t for t in event.game_system.tie_breakers}  # the keys were checked against these
-    described = tuple((key, labels[key].label, labels[key].explanation) for key in keys if key in labels)
+    described = tuple((key, swiss_words(labels[key].label), swiss_words(labels[key].explanation))
+                      for key in keys if key in labels)
     shared = shared_ranks(rows)
     return SwissTable(lines=[Line(rank=row.rank, general=generals[row.id], score=row.score, wins=row.wins,
                              draws=row.draws, losses=row.losses, byes=row.byes, tie_breaks=row.tie_breaks,

@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from pairings.tables import check_table_result, seat_tables
 from tournaments import audit, locks, trust
 from tournaments.domain import Conflict, DomainError
-from tournaments.models import General, Table, TableReport, TableSeat
+from tournaments.models import General, Table, TableReport, TableSeat, label_in_sentence
 from tournaments.swiss import progress
 from tournaments.timezones import duration_text
 
@@ -54,13 +55,13 @@ def check_result(table, eliminations, finished):
     try:
         eliminations = [int(general) for general in eliminations]
     except (TypeError, ValueError):
-        raise DomainError("The elimination order is a list of the generals' ids, first out first.",
+        raise DomainError(_("The elimination order is a list of the generals' ids, first out first."),
                           field="eliminations") from None
     left = [general for general in seated if general not in eliminations]
     winner = left[0] if finished and len(left) == 1 else None
     problems = check_table_result(seated, eliminations, winner, bool(finished))
     if finished and len(left) != 1:
-        problems = problems or ["A finished game has exactly one player left, the winner."]
+        problems = problems or [_("A finished game has exactly one player left, the winner.")]
     if problems:
         names = _names(table)
         sentence = " ".join(re.sub(r"[Pp]layer (\d+)", lambda m: names.get(int(m[1]), f"general {m[1]}"), p)
@@ -79,13 +80,26 @@ def _claim(report):
 
 
 def result_text(table, eliminations, finished):
+    """A table's result in the reader's words: "Ana wins; out: Ben, then Cleo"."""
     names = _names(table)
     seated = seated_ids(table)
     left = [names[g] for g in seated if g not in eliminations]
-    out = ", then ".join(names.get(g, "?") for g in eliminations) or "nobody"
+    out = _(", then ").join(names.get(g, "?") for g in eliminations) or _("nobody")
     if finished:
-        return f"{left[0]} wins; out: {out}"
-    return f"Unfinished ({', '.join(left)} still in); out: {out}"
+        return _("%(winner)s wins; out: %(out)s") % {"winner": left[0], "out": out}
+    return _("Unfinished (%(left)s still in); out: %(out)s") % {"left": ", ".join(left), "out": out}
+
+
+def _recorded_table(table):
+    """The table as the audit trail names it ("Swiss round 2 table 3"): in English, whoever's request writes it."""
+    with translation.override(None):
+        return str(table)
+
+
+def _recorded_result_text(table, eliminations, finished):
+    """The result as the audit trail keeps it: in English, whoever's request writes it."""
+    with translation.override(None):
+        return result_text(table, eliminations, finished)
 
 
 @transaction.atomic
@@ -97,10 +111,10 @@ def report_table(table, *, user, eliminations, finished=True):
     table = Table.objects.select_related("event", "swiss_round").get(pk=table.pk)
     organizer = trust.may_organize(user, table.event)
     mine = _seated_general(user, table)
-    trust.require(mine is not None or organizer, "Only the players at this table and the event's organizers may "
-                                                  "report its result.")
+    trust.require(mine is not None or organizer, _("Only the players at this table and the event's "
+                                                   "organizers may report its result."))
     if table.is_decided:
-        raise Conflict("This table has a counted result: only an organizer's correction changes it now.")
+        raise Conflict(_("This table has a counted result: only an organizer's correction changes it now."))
     eliminations = check_result(table, eliminations, finished)
     if mine is None:  # an organizer not playing here decides
         return decide_table(table, user=user, eliminations=eliminations, finished=finished, reason="")
@@ -114,8 +128,8 @@ def report_table(table, *, user, eliminations, finished=True):
     report = TableReport.objects.create(table=table, reported_by=user, eliminations=eliminations,
                                         finished=bool(finished), confirmed_by=[mine.pk],
                                         confirm_by=window_end(table, mine))
-    audit.record(table.event, user, "table reported", str(table),
-                 after={"result": result_text(table, eliminations, finished)})
+    audit.record(table.event, user, "table reported", _recorded_table(table),
+                 after={"result": _recorded_result_text(table, eliminations, finished)})
     for other in others:
         if other.status == TableReport.Status.AWAITING and _claim(other) == _claim(report):
             report.status, report.confirm_by = TableReport.Status.SUPERSEDED, None
@@ -127,7 +141,7 @@ def report_table(table, *, user, eliminations, finished=True):
             for disputed in (other, report):
                 disputed.status, disputed.status_reason, disputed.confirm_by = TableReport.Status.DISPUTED, why, None
                 disputed.save(update_fields=["status", "status_reason", "confirm_by"])
-            audit.record(table.event, user, "table disputed", str(table), reason=why)
+            audit.record(table.event, user, "table disputed", _recorded_table(table), reason=why)
     return report
 
 
@@ -169,7 +183,7 @@ def _confirm(report, general, user):
     if general.pk not in report.confirmed_by:
         report.confirmed_by = [*report.confirmed_by, general.pk]
         report.save(update_fields=["confirmed_by"])
-    audit.record(report.table.event, user, "table confirmed", str(report.table), after={"by": general.name})
+    audit.record(report.table.event, user, "table confirmed", _recorded_table(report.table), after={"by": general.name})
     if set(seated_ids(report.table)) <= set(report.confirmed_by):
         report.status, report.status_reason = TableReport.Status.CONFIRMED, "Every player confirmed it."
         report.confirm_by = None
@@ -185,9 +199,10 @@ def confirm_table(report, *, user):
     locks.event(report.table.event_id)
     report = TableReport.objects.select_related("table", "table__event").get(pk=report.pk)
     mine = _seated_general(user, report.table)
-    trust.require(mine is not None, "Only the players at this table confirm its report.")
+    trust.require(mine is not None, _("Only the players at this table confirm its report."))
     if report.status != TableReport.Status.AWAITING:
-        raise Conflict(f"This report is {report.get_status_display().lower()}: nothing to confirm.")
+        raise Conflict(_("This report is %(status)s: nothing to confirm.")
+                       % {"status": label_in_sentence(report.get_status_display())})
     return _confirm(report, mine, user)
 
 
@@ -197,15 +212,16 @@ def dispute_table(report, *, user, reason):
     locks.event(report.table.event_id)
     report = TableReport.objects.select_related("table", "table__event").get(pk=report.pk)
     mine = _seated_general(user, report.table)
-    trust.require(mine is not None, "Only the players at this table dispute its report.")
+    trust.require(mine is not None, _("Only the players at this table dispute its report."))
     if not (reason or "").strip():
-        raise DomainError("Say what is wrong with the report.", field="reason")
+        raise DomainError(_("Say what is wrong with the report."), field="reason")
     if report.status != TableReport.Status.AWAITING:
-        raise Conflict(f"This report is {report.get_status_display().lower()}: nothing to dispute.")
+        raise Conflict(_("This report is %(status)s: nothing to dispute.")
+                       % {"status": label_in_sentence(report.get_status_display())})
     report.status, report.status_reason = TableReport.Status.DISPUTED, f"{mine.name}: {reason.strip()}"
     report.confirm_by = None
     report.save(update_fields=["status", "status_reason", "confirm_by"])
-    audit.record(report.table.event, user, "table disputed", str(report.table), reason=reason.strip())
+    audit.record(report.table.event, user, "table disputed", _recorded_table(report.table), reason=reason.strip())
     return report
 
 
@@ -217,13 +233,13 @@ def decide_table(table, *, user, eliminations, finished=True, reason=""):
     table = Table.objects.select_related("event", "swiss_round").get(pk=table.pk)
     if user is not None:
         trust.require(trust.may_organize(user, table.event) and _seated_general(user, table) is None,
-                      "Only an organizer who does not play at this table decides its result.")
+                      _("Only an organizer who does not play at this table decides its result."))
     eliminations = check_result(table, eliminations, finished)
     open_reports = table.reports.filter(status__in=(TableReport.Status.AWAITING, TableReport.Status.DISPUTED))
     differs = any(_claim(r) != (tuple(eliminations), bool(finished)) for r in open_reports)
     if (table.is_decided or differs) and not (reason or "").strip():
-        raise DomainError("Give a reason: it corrects a counted result or decides otherwise than a player's "
-                          "report, and is kept in the audit trail.", field="reason")
+        raise DomainError(_("Give a reason: it corrects a counted result or decides otherwise than a "
+                            "player's report, and is kept in the audit trail."), field="reason")
     open_reports.update(status=TableReport.Status.DECIDED, status_reason=reason or "Decided by an organizer.",
                         confirm_by=None)
     _count(table, eliminations, finished, actor=user, reason=reason)
@@ -232,13 +248,14 @@ def decide_table(table, *, user, eliminations, finished=True, reason=""):
 
 def _count(table, eliminations, finished, *, actor, reason, attested=False):
     if table.event.state == table.event.State.COMPLETE:
-        raise Conflict(f"{table.event.name} is complete: its results can no longer change.")
-    before = {"result": result_text(table, table.eliminations, table.finished)} if table.is_decided else None
+        raise Conflict(_("%(event)s is complete: its results can no longer change.")
+                       % {"event": table.event.name})
+    before = {"result": _recorded_result_text(table, table.eliminations, table.finished)} if table.is_decided else None
     if table.is_decided:
         progress.refuse_table_correction(table)
     table.eliminations, table.finished, table.decided_at = list(eliminations), bool(finished), timezone.now()
     table.save(update_fields=["eliminations", "finished", "decided_at"])
-    audit.record(table.event, actor, "table result corrected" if before else "table result recorded", str(table),
-                 before=before, after={"result": result_text(table, eliminations, finished)},
+    audit.record(table.event, actor, "table result corrected" if before else "table result recorded", _recorded_table(table),
+                 before=before, after={"result": _recorded_result_text(table, eliminations, finished)},
                  reason=reason or ("Every player confirmed it." if attested else ""))
     progress.advance(locks.event(table.event_id), actor=actor)

@@ -18,9 +18,11 @@ _PAGES = {
     "battle": ("live-battle", "battle-detail", live.battle_revision_of),
     "my-battles": ("live-my-battles", "my-battles", live.my_battles_revision_of),
     "round": ("live-round", "event-round", live.round_revision_of),
+    "embed": ("live-event", "event-embed", live.event_revision_of),  # the standings widget (web/embed.py)
 }
-# Pages whose query chooses what they show (the round page's group and round): fetched again with it.
-_WITH_QUERY = {"round"}
+# Pages whose query chooses what they show (the round page's group and round, the widget's ?show=): fetched
+# again with it.
+_WITH_QUERY = {"round", "embed"}
 
 
 @register.simple_tag(takes_context=True)

@@ -1,8 +1,10 @@
 import re
 
 from django import template
+from django.utils.translation import gettext as _
 
 from tournaments import trust
+from tournaments.models import label_in_sentence
 from tournaments.results import reporting
 from tournaments.results.agreement import map_generals, report_claim_text
 
@@ -34,15 +36,24 @@ def report_status_for(report, user):
     """A report's status as the signed-in general reads it: "Waiting for your confirmation" to the
     one who must confirm, "Waiting for <opponent>'s confirmation" to the one who reported."""
     if report.is_awaiting_opponent and report.confirm_by is None:
-        return "Waiting for an organizer: nobody can answer it for the opponent"  # nobody counts alone
+        return _("Waiting for an organizer: nobody can answer it for the opponent")  # nobody counts alone
     if report.is_awaiting_opponent and getattr(user, "pk", None) is not None:
-        checked = "Checked by the engine, w" if report.status == "checked" else "W"
+        checked = report.status == "checked"
         if report.reported_by_id != user.pk:
-            return f"{checked}aiting for your confirmation"
+            return (_("Checked by the engine, waiting for your confirmation") if checked
+                    else _("Waiting for your confirmation"))
         opponent = trust.opponent_of_reporter(report)
         if opponent is not None:
-            return f"{checked}aiting for {opponent.name}'s confirmation"
+            words = (_("Checked by the engine, waiting for %(opponent)s's confirmation") if checked
+                     else _("Waiting for %(opponent)s's confirmation"))
+            return words % {"opponent": opponent.name}
     return report.get_status_display()
+
+
+@register.filter
+def in_sentence(label):
+    """A label inside a sentence ("OPP, then victories, ..."): see models.label_in_sentence."""
+    return label_in_sentence(label)
 
 
 @register.filter

@@ -6,6 +6,8 @@ from django.contrib import messages
 from django.contrib.auth import authenticate, logout
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
@@ -13,6 +15,7 @@ from tournaments import accounts, notifications
 from tournaments.domain import DomainError
 from tournaments.events import leaving, services
 from tournaments.models import NotificationSettings
+from tournaments.web import embed
 from tournaments.web.forms import EventDetailsForm, show_refusal
 from tournaments.web.organizer import organizer_event
 
@@ -32,9 +35,11 @@ def event_details(request, slug):
             show_refusal(form, error)
         else:
             services.change_details(event, actor=request.user, **details)
-            messages.success(request, "The event's details are saved.")
+            messages.success(request, _("The event's details are saved."))
             return redirect("event-manage", slug=event.slug)
-    return render(request, "tournaments/organizer/event_details.html", {"event": event, "form": form})
+    return render(request, "tournaments/organizer/event_details.html", {
+        "event": event, "form": form, "embed_code": embed.embed_code(request, event),
+        "widget_url": embed.widget_url(request, event)}, status=400 if form.errors else 200)
 
 
 @login_required
@@ -43,7 +48,7 @@ def my_notifications(request):
     if request.method == "POST":
         chosen = {kind: kind in request.POST.getlist("kinds") for kind in NotificationSettings.KINDS}
         notifications.update_settings(request.user, **chosen)
-        messages.success(request, "Your email settings are saved.")
+        messages.success(request, _("Your email settings are saved."))
         return redirect("my-notifications")
     kinds = [{"name": kind, "label": notifications.KINDS[kind], "on": prefs.wants(kind)}
              for kind in NotificationSettings.KINDS]
@@ -57,18 +62,19 @@ def my_notifications(request):
 def revoke_api_token(request):
     """The button on /my/notifications/: every API client signed in as this user is signed out."""
     if accounts.revoke_api_tokens(request.user):
-        messages.success(request, "Your API token is revoked: clients using it are signed out. Sign in to the "
-                                  "API again for a new one.")
+        messages.success(request, _("Your API token is revoked: clients using it are signed out. Sign in "
+                                    "to the API again for a new one."))
     else:
-        messages.info(request, "You had no API token.")
+        messages.info(request, _("You had no API token."))
     return redirect("my-notifications")
 
 
 class DeleteAccountForm(forms.Form):
-    password = forms.CharField(label="Your password", strip=False,
+    password = forms.CharField(label=gettext_lazy("Your password"), strip=False,
                                widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
     name = forms.ChoiceField(choices=[("keep", "keep"), ("anonymous", "anonymous")],
-                             error_messages={"required": "Choose how your general appears in past results."})
+                             error_messages={"required": gettext_lazy("Choose how your general appears in "
+                                                                      "past results.")})
 
     def __init__(self, *args, request, **kwargs):
         super().__init__(*args, **kwargs)
@@ -79,7 +85,7 @@ class DeleteAccountForm(forms.Form):
         password = self.cleaned_data["password"]
         user = self.request.user
         if authenticate(self.request, username=user.get_username(), password=password) != user:
-            raise forms.ValidationError("That is not your password.")
+            raise forms.ValidationError(_("That is not your password."))
         return password
 
 
@@ -96,7 +102,8 @@ def delete_account(request):
             refusal = str(error)
         else:
             logout(request)
-            messages.success(request, "Your account is deleted. Your general's counted results stay in their events.")
+            messages.success(request, _("Your account is deleted. Your general's counted results stay in "
+                                        "their events."))
             return redirect("home")
     return render(request, "tournaments/delete_account.html", {
         "form": form, "general": general, "refusal": refusal,

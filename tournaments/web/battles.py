@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import trust
@@ -12,7 +13,7 @@ from tournaments.domain import DomainError, NotAllowed
 from tournaments.eventday import round_desk
 from tournaments.eventday.replay_steps import battle_side_names, viewer_document
 from tournaments.leagues import seasons
-from tournaments.models import Battle, Event, Report, Season
+from tournaments.models import Battle, Event, Report, Season, label_in_sentence
 from tournaments.results import arranged, confirmation, reporting
 from tournaments.web.forms import (
     ArrangedBattleForm,
@@ -100,7 +101,8 @@ def battle_report(request, pk):
             show_refusal(form, error)
         else:
             report.refresh_from_db()
-            messages.success(request, f"Your report is in: {report.get_status_display().lower()}.")
+            messages.success(request, _("Your report is in: %(status)s.")
+                                      % {"status": label_in_sentence(report.get_status_display())})
             return redirect("battle-detail", pk=battle.pk)
     return battle_detail(request, pk, report_form=form)
 
@@ -118,7 +120,7 @@ def battle_result(request, pk):
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, "The result is recorded.")
+            messages.success(request, _("The result is recorded."))
             show_disqualification_offer(request, recorded.offer_disqualification)
             return redirect("battle-detail", pk=battle.pk)
     return battle_detail(request, pk, result_form=form)
@@ -133,10 +135,11 @@ def report_answer(request, pk):
     try:
         if request.POST.get("answer") == "withdraw":
             reporting.withdraw_dispute(report, user=request.user, reason=request.POST.get("reason", "")[:2000])
-            messages.success(request, "Your dispute is withdrawn: the report waits for your confirmation again.")
+            messages.success(request, _("Your dispute is withdrawn: the report waits for your confirmation "
+                                        "again."))
         elif request.POST.get("answer") == "confirm":
             report = reporting.confirm_report(report, user=request.user)
-            messages.success(request, "Confirmed: the result counts in the standings.")
+            messages.success(request, _("Confirmed: the result counts in the standings."))
             if trust.may_organize(request.user, report.battle.event):
                 show_disqualification_offer(request, report.recorded.offer_disqualification)
         else:
@@ -151,10 +154,11 @@ def report_answer(request, pk):
                 # The report changed while the reason was being typed (issue 24 item 4): the page comes
                 # back with the reason in its field, now answering the newer report, and says what changed.
                 changed = changed_under(report)
-                form.add_error(None, f"Your dispute was not sent. {changed} Your reason is kept below: read the "
-                                     "report again, then send it if it still applies." if changed else str(error))
+                form.add_error(None, (_("Your dispute was not sent. %(changed)s Your reason is kept below: "
+                                        "read the report again, then send it if it still applies.")
+                                      % {"changed": changed}) if changed else str(error))
                 return battle_detail(request, report.battle_id, dispute_form=form)
-            messages.warning(request, "Disputed: an organizer will decide.")
+            messages.warning(request, _("Disputed: an organizer will decide."))
     except DomainError as error:
         changed = changed_under(report)
         messages.error(request, f"{error} {changed}" if changed else str(error))
@@ -166,10 +170,10 @@ def battle_replay(request, pk):
     and the event's organizers, like the reports themselves."""
     battle = _battle(request, pk)
     if not trust.may_see_reports(request.user, battle):
-        raise Http404("This battle's replay is shown to its generals and the event's organizers.")
+        raise Http404(_("This battle's replay is shown to its generals and the event's organizers."))
     report = battle.reports.exclude(replay="").first()
     if report is None:
-        raise Http404("This battle has no replay.")
+        raise Http404(_("This battle has no replay."))
     names = battle_side_names(report.replay, battle)
     return render(request, "tournaments/replay_viewer.html",
                   {"battle": battle, "document": viewer_document(report.replay, names=names)})
@@ -208,12 +212,14 @@ def league_report(request, slug):
     season = event.season_taking_battles()
     problem = None
     if me is None or me not in members:
-        problem = f"Only members of {event.name} report league battles."
+        problem = _("Only members of %(event)s report league battles.") % {"event": event.name}
     elif me.pk in disqualified:
-        problem = f"{me.name} is disqualified from {event.name} and reports no more battles (R23)."
+        problem = (_("%(me)s is disqualified from %(event)s and reports no more battles (R23).")
+                   % {"me": me.name, "event": event.name})
     elif season is None:
         current = event.current_season()
-        problem = seasons.waiting_for(current) if current else f"{event.name} has no open season."
+        problem = seasons.waiting_for(current) if current else (_("%(event)s has no open season.")
+                                                                % {"event": event.name})
     form = ArrangedBattleForm(request.POST or None, request.FILES or None,
                               opponents=[g for g in members if g != me and g.pk not in disqualified])
     if request.method == "POST" and problem is None and form.is_valid():
@@ -232,8 +238,8 @@ def league_report(request, slug):
                 error.field, error.field)
             show_refusal(form, error)
         else:
-            messages.success(request, "Your battle is reported; it counts when your opponent confirms it (or when "
-                                      "the confirmation window passes without a dispute).")
+            messages.success(request, _("Your battle is reported; it counts when your opponent confirms it "
+                                        "(or when the confirmation window passes without a dispute)."))
             return redirect("battle-detail", pk=report.battle_id)
     return render(request, "tournaments/league_report.html",
                   {"event": event, "season": season, "form": form, "problem": problem})

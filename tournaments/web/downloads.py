@@ -11,7 +11,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments import trust
 from tournaments.eventday import archive, exports
@@ -24,9 +27,11 @@ KEPT_ARCHIVE = "archive_import_kept"
 
 class ArchiveImportForm(forms.Form):
     archive = forms.FileField(required=False,
-                              help_text="A .json event archive downloaded from a WARLINE Organized Play site.")
+                              help_text=gettext_lazy("A .json event archive downloaded from a WARLINE "
+                                                     "Organized Play site."))
     slug = forms.SlugField(required=False, max_length=80, label="Address",
-                           help_text="The new event's address /events/<slug>/; empty: the archive's own.")
+                           help_text=gettext_lazy("The new event's address /events/<slug>/; empty: the "
+                                                  "archive's own."))
 
     def __init__(self, *args, kept=None, **kwargs):
         super().__init__(*args, **kwargs)
@@ -36,8 +41,8 @@ class ArchiveImportForm(forms.Form):
     def say_kept(self):
         """The file field's help names the kept file (its bound field copied the help when first read)."""
         if self.kept:
-            text = (f"Kept from your last try: {self.kept['name']} ({len(self.kept['text'].encode()):,} bytes). "
-                    "Import it again as it is, or choose another file.")
+            text = (_("Kept from your last try: %(name)s (%(size)s bytes). Import it again as it is, or choose "
+                      "another file.") % {"name": self.kept["name"], "size": f"{len(self.kept['text'].encode()):,}"})
             self.fields["archive"].help_text = self["archive"].help_text = text
 
     def clean_archive(self):
@@ -48,7 +53,7 @@ class ArchiveImportForm(forms.Form):
         elif self.kept:
             raw, name = self.kept["text"].encode(), self.kept["name"]
         else:
-            raise forms.ValidationError("Choose the archive file to import.")
+            raise forms.ValidationError(_("Choose the archive file to import."))
         try:  # the API's size, depth and number limits (archive.read_archive)
             document = archive.read_archive(raw)
         except archive.ArchiveError as error:
@@ -61,21 +66,25 @@ class ArchiveImportForm(forms.Form):
 def export(request, slug, what, fmt):
     event = get_object_or_404(trust.visible_events(request.user), slug=slug)
     if fmt not in ("csv", "json"):
-        raise Http404("No such export.")
+        raise Http404(_("No such export."))
     if what == exports.LISTS and exports.has_lists(event):
         if not exports.may_export_lists(request.user, event):
-            return refused(request, f"{event.name}'s lists are not public: only its organizers see them, and each "
-                                    "player their own.")
-        table = exports.lists_table(event, request.user)
+            return refused(request, _("%(event)s's lists are not public: only its organizers see them, and "
+                                      "each player their own.") % {"event": event.name})
+        build, arguments = exports.lists_table, (event, request.user)
     elif what in exports.BUILDERS:
-        table = exports.BUILDERS[what](event)
+        build, arguments = exports.BUILDERS[what], (event,)
     else:
-        raise Http404("No such export.")
+        raise Http404(_("No such export."))
     filename = f"{event.slug}-{what}.{fmt}"
-    if fmt == "json":
-        response = JsonResponse(table.as_json(event), json_dumps_params={"ensure_ascii": False, "indent": 1})
-    else:
-        response = HttpResponse(exports.to_csv(table), content_type="text/csv; charset=utf-8")
+    # A data format: the labels in its cells (a registration's status, a stage, a result) are English for
+    # every reader, so a download of the same event is the same file whatever the page's language.
+    with translation.override(None):
+        table = build(*arguments)
+        if fmt == "json":
+            response = JsonResponse(table.as_json(event), json_dumps_params={"ensure_ascii": False, "indent": 1})
+        else:
+            response = HttpResponse(exports.to_csv(table), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     if what == exports.LISTS:  # each viewer's own selection of lists: never kept by a shared cache
         patch_cache_control(response, private=True, no_store=True)
@@ -113,18 +122,20 @@ def archive_import(request):
             event = archive.import_archive(form.cleaned_data["archive"], slug=form.cleaned_data["slug"] or None,
                                            organizers=[request.user])
         except archive.SlugTaken as error:
-            form.add_error("slug", f"An event at /events/{error.slug}/ exists already: type another address "
-                                   "for the new event here and import again; your archive is kept.")
+            form.add_error("slug", _("An event at /events/%(error_slug)s/ exists already: type another "
+                                     "address for the new event here and import again; your archive is "
+                                     "kept.") % {"error_slug": error.slug})
         except archive.ArchiveError as error:
             if error.field == "slug":
-                form.add_error("slug", f"{error} Type another address for the new event here; your archive "
-                                       "is kept.")
+                form.add_error("slug", _("%(error)s Type another address for the new event here; your "
+                                         "archive is kept.") % {"error": error})
             else:
                 form.kept = None
                 form.add_error("archive", str(error))
         else:
             request.session.pop(KEPT_ARCHIVE, None)
-            messages.success(request, f"{event.name} is imported as /events/{event.slug}/.")
+            messages.success(request, _("%(event)s is imported as /events/%(event_slug)s/.")
+                                      % {"event": event.name, "event_slug": event.slug})
             for warning in event.archive_warnings:
                 messages.warning(request, warning)
             return redirect("event-manage", slug=event.slug)

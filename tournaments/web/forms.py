@@ -2,8 +2,12 @@
 checked by the services, whose refusals are shown on the field they concern."""
 from django import forms
 from django.contrib import messages
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import game_systems
+from tournaments.domain import DomainError
+from tournaments.events import embedding
 from tournaments.models import VARIANT_CHOICES, Battle, Disqualification, Event
 from tournaments.timezones import default_time_zone, validate_time_zone, zone_names
 
@@ -31,74 +35,93 @@ def show_refusal(form, error):
 def show_disqualification_offer(request, general):
     """R68: a general's forfeits reached the event's limit; disqualification is offered, not applied."""
     if general is not None:
-        messages.warning(request, f"{general.name} has reached the forfeit limit (R68): you may disqualify them "
-                                  "on the event's organizer page.")
+        messages.warning(request, _("%(general)s has reached the forfeit limit (R68): you may disqualify "
+                                    "them on the event's organizer page.") % {"general": general.name})
 
 
 class EventForm(forms.Form):
     name = forms.CharField(max_length=160)
-    slug = forms.SlugField(max_length=80, label="Address", help_text="The event page will be /events/<address>/.")
+    slug = forms.SlugField(max_length=80, label=gettext_lazy("Address"), help_text=gettext_lazy(
+            "The event page will be /events/<address>/."))
     kind = forms.ChoiceField(choices=Event.Kind.choices)
     game = forms.ChoiceField(choices=game_systems.choices, initial=game_systems.DEFAULT_GAME, required=False,
-                             help_text="Fixed once the event is created.")
-    format = forms.ChoiceField(choices=[("", "The game's usual format")] + Event.Format.choices, required=False,
-                               help_text="WARLINE: Organized Play groups (official), or Swiss rounds (unofficial). "
-                                         "Warlord CCG and Reaper's Warlord: Swiss rounds.")
-    swiss_rounds = forms.IntegerField(required=False, min_value=1, max_value=20, label="Swiss rounds",
-                                      help_text="Empty: suggested from the field (ceil(log2 of the players)).")
-    top_cut = forms.TypedChoiceField(choices=[(0, "No top cut"), (4, "Top 4"), (8, "Top 8"), (16, "Top 16")],
-                                     coerce=int, initial=0, required=False, label="Top cut",
-                                     help_text="Single elimination of the best players after the Swiss rounds.")
+                             help_text=gettext_lazy("Fixed once the event is created."))
+    format = forms.ChoiceField(choices=[("", gettext_lazy("The game's usual format"))] + Event.Format.choices, required=False,
+                               help_text=gettext_lazy("WARLINE: Organized Play groups (official), or Swiss "
+                                                      "rounds (unofficial). Warlord CCG and Reaper's "
+                                                      "Warlord: Swiss rounds."))
+    swiss_rounds = forms.IntegerField(required=False, min_value=1, max_value=20, label=gettext_lazy(
+            "Swiss rounds"),
+                                      help_text=gettext_lazy("Empty: suggested from the field (ceil(log2 "
+                                                             "of the players))."))
+    top_cut = forms.TypedChoiceField(choices=[(0, gettext_lazy("No top cut")), (4, "Top 4"), (8, "Top 8"), (16, "Top 16")],
+                                     coerce=int, initial=0, required=False, label=gettext_lazy("Top cut"),
+                                     help_text=gettext_lazy("Single elimination of the best players after "
+                                                            "the Swiss rounds."))
     table_size = forms.TypedChoiceField(choices=[(2, "2 (matches)"), (3, "3"), (4, "4")], coerce=int, initial=2,
-                                        required=False, label="Players per table",
-                                        help_text="Warlord CCG may seat 3 or 4 players at a table.")
-    placement_points = forms.CharField(required=False, label="Points by place at a table",
-                                       help_text="Multiplayer tables: e.g. “4, 2, 1, 0” (first place first).")
-    scoring = forms.CharField(required=False, label="Swiss points",
-                              help_text="Win, draw, loss, bye: e.g. “3, 1, 0, 3” (the default).")
-    tie_breakers = forms.CharField(required=False, label="Tie-breakers",
-                                   help_text="In order, from those the game allows: sos (strength of schedule), "
-                                             "omw (opponents' win rate), h2h (head to head), points_destroyed "
-                                             "(Reaper's Warlord). Empty: the game's default.")
+                                        required=False, label=gettext_lazy("Players per table"),
+                                        help_text=gettext_lazy("Warlord CCG may seat 3 or 4 players at a "
+                                                               "table."))
+    placement_points = forms.CharField(required=False, label=gettext_lazy("Points by place at a table"),
+                                       help_text=gettext_lazy("Multiplayer tables: e.g. “4, 2, 1, 0” "
+                                                              "(first place first)."))
+    scoring = forms.CharField(required=False, label=gettext_lazy("Swiss points"),
+                              help_text=gettext_lazy("Win, draw, loss, bye: e.g. “3, 1, 0, 3” (the "
+                                                     "default)."))
+    tie_breakers = forms.CharField(required=False, label=gettext_lazy("Tie-breakers"),
+                                   help_text=gettext_lazy("In order, from those the game allows: sos "
+                                                          "(strength of schedule), omw (opponents' win "
+                                                          "rate), h2h (head to head), points_destroyed "
+                                                          "(Reaper's Warlord). Empty: the game's default."))
     variants = forms.MultipleChoiceField(choices=VARIANT_CHOICES, required=False,
                                          widget=forms.CheckboxSelectMultiple,
-                                         label="Rules Variants and Modules",
-                                         help_text="Fixed for every battle once the event starts.")
+                                         label=gettext_lazy("Rules Variants and Modules"),
+                                         help_text=gettext_lazy("Fixed for every battle once the event "
+                                                                "starts."))
     battalion_count = forms.IntegerField(required=False, min_value=6, max_value=16,
-                                         help_text="Battalions per army, with Army Recruiting only.")
-    board_width = forms.IntegerField(required=False, initial=7, min_value=1, max_value=26, label="Board width",
-                                     help_text="Columns of the battlefield (7 by default); a reported replay on "
-                                               "another board is refused.")
-    board_height = forms.IntegerField(required=False, initial=7, min_value=1, max_value=26, label="Board height",
-                                      help_text="Rows of the battlefield (7 by default).")
-    forfeit_award_opp = forms.IntegerField(initial=1, min_value=0, max_value=5, label="OPP for a forfeit",
-                                           help_text="R22: the opponent of a forfeit gets 1 OPP by default.")
+                                         help_text=gettext_lazy("Battalions per army, with Army Recruiting "
+                                                                "only."))
+    board_width = forms.IntegerField(required=False, initial=7, min_value=1, max_value=26, label=gettext_lazy("Board width"),
+                                     help_text=gettext_lazy("Columns of the battlefield (7 by default); a "
+                                                            "reported replay on another board is refused."))
+    board_height = forms.IntegerField(required=False, initial=7, min_value=1, max_value=26, label=gettext_lazy("Board height"),
+                                      help_text=gettext_lazy("Rows of the battlefield (7 by default)."))
+    forfeit_award_opp = forms.IntegerField(initial=1, min_value=0, max_value=5, label=gettext_lazy(
+            "OPP for a forfeit"),
+                                           help_text=gettext_lazy("R22: the opponent of a forfeit gets 1 "
+                                                                  "OPP by default."))
     forfeit_counts_as_victory = forms.BooleanField(initial=True, required=False,
-                                                   label="A forfeit counts as a Victory for tie-breakers")
+                                                   label=gettext_lazy("A forfeit counts as a Victory for "
+                                                                      "tie-breakers"))
     forfeits_to_disqualify = forms.IntegerField(initial=2, required=False, min_value=1, max_value=99,
-                                                help_text="Forfeits after which disqualification is offered.")
-    rated = forms.BooleanField(required=False, label="Rated event",
-                               help_text="Its Victories, Stalemates and Resolves (playoffs too, never forfeits) enter "
-                                         "the players' Glicko-2 ratings (R98). Chosen before the event starts.")
+                                                help_text=gettext_lazy(
+                                                        "Forfeits after which disqualification is offered."))
+    rated = forms.BooleanField(required=False, label=gettext_lazy("Rated event"),
+                               help_text=gettext_lazy("Its Victories, Stalemates and Resolves (playoffs "
+                                                      "too, never forfeits) enter the players' Glicko-2 "
+                                                      "ratings (R98). Chosen before the event starts."))
     confirmation_minutes = forms.IntegerField(
-        required=False, min_value=1, max_value=60 * 24 * 30, label="Confirmation window (minutes)",
-        help_text="How long a general has to confirm or dispute the opponent's report before it counts by itself. "
-                  "Empty: 30 minutes for a tournament, 3 days (4320) for a league.")
+        required=False, min_value=1, max_value=60 * 24 * 30, label=gettext_lazy(
+                "Confirmation window (minutes)"),
+        help_text=gettext_lazy("How long a general has to confirm or dispute the opponent's report before "
+                               "it counts by itself. Empty: 30 minutes for a tournament, 3 days (4320) for "
+                               "a league."))
     pair_battles_per_season = forms.IntegerField(
-        initial=1, required=False, min_value=1, max_value=99, label="Battles per pair in a season (leagues)",
-        help_text="R111: how many counted battles two members may have in one season; fixed when the first "
-                  "season opens.")
+        initial=1, required=False, min_value=1, max_value=99, label=gettext_lazy(
+                "Battles per pair in a season (leagues)"),
+        help_text=gettext_lazy("R111: how many counted battles two members may have in one season; fixed "
+                               "when the first season opens."))
     venue = forms.CharField(max_length=160, required=False)
     starts_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}))
     ends_on = forms.DateField(required=False, widget=forms.DateInput(attrs={"type": "date"}),
-                              help_text="Empty for a one-day event.")
+                              help_text=gettext_lazy("Empty for a one-day event."))
     time_zone = forms.CharField(max_length=64, required=False, validators=[validate_time_zone],
                                 widget=TimeZoneInput, initial=default_time_zone,
-                                help_text="Every time of the event (deadlines, reports) is shown in it: an IANA "
-                                          "name such as Europe/Berlin or America/New_York. Empty: the site's "
-                                          "zone.")
+                                help_text=gettext_lazy("Every time of the event (deadlines, reports) is "
+                                                       "shown in it: an IANA name such as Europe/Berlin or "
+                                                       "America/New_York. Empty: the site's zone."))
     description = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 3}),
-                                  help_text="A few lines for the list of events.")
+                                  help_text=gettext_lazy("A few lines for the list of events."))
 
     def clean_pair_battles_per_season(self):
         return self.cleaned_data.get("pair_battles_per_season") or 1
@@ -110,11 +133,11 @@ class EventForm(forms.Form):
         try:
             numbers = [float(part) for part in text.replace(";", ",").split(",") if part.strip()]
         except ValueError:
-            raise forms.ValidationError("Numbers separated by commas, e.g. 3, 1, 0, 3.") from None
+            raise forms.ValidationError(_("Numbers separated by commas, e.g. 3, 1, 0, 3.")) from None
         numbers = [int(n) if n.is_integer() else n for n in numbers]
         if count is not None:
             if len(numbers) != count:
-                raise forms.ValidationError("Four numbers: win, draw, loss, bye.")
+                raise forms.ValidationError(_("Four numbers: win, draw, loss, bye."))
             return dict(zip(("win", "draw", "loss", "bye"), numbers, strict=True))
         return numbers
 
@@ -151,16 +174,28 @@ class EventDetailsForm(forms.Form):
     ends_on = EventForm.base_fields["ends_on"]
     time_zone = EventForm.base_fields["time_zone"]
     approve_registrations = forms.BooleanField(
-        required=False, label="Approve each registration",
-        help_text="A player who registers themselves waits in your queue until you approve or refuse them "
-                  "(with a sentence they read). Those you invite or register are approved already.")
+        required=False, label=gettext_lazy("Approve each registration"),
+        help_text=gettext_lazy("A player who registers themselves waits in your queue until you approve or "
+                               "refuse them (with a sentence they read). Those you invite or register are "
+                               "approved already."))
     rated = EventForm.base_fields["rated"]
+    embed_origins = forms.CharField(
+        required=False, widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
+        label=gettext_lazy("Sites that may show the standings widget"),
+        help_text=gettext_lazy("One site a line, e.g. https://club.example; * for any site; empty: this site "
+                               "only. The code to paste into those sites is below."))
+
+    def clean_embed_origins(self):
+        try:  # the API's check too (tournaments/events/embedding.py), with its sentence naming the line
+            return embedding.clean_origins(self.cleaned_data["embed_origins"])
+        except DomainError as error:
+            raise forms.ValidationError(str(error)) from None
 
     def __init__(self, *args, started=False, **kwargs):
         super().__init__(*args, **kwargs)
         if started:  # R98: fixed once the event starts, like its rules
             self.fields["rated"].disabled = True
-            self.fields["rated"].help_text = "Fixed: the event has started (R98)."
+            self.fields["rated"].help_text = _("Fixed: the event has started (R98).")
 
     def clean(self):
         return check_dates(self, super().clean())
@@ -170,18 +205,19 @@ def check_dates(form, data):
     if "time_zone" in data and not data["time_zone"]:
         data["time_zone"] = default_time_zone()
     if data.get("starts_on") and data.get("ends_on") and data["ends_on"] < data["starts_on"]:
-        form.add_error("ends_on", "The last day cannot be before the first.")
+        form.add_error("ends_on", _("The last day cannot be before the first."))
     if data.get("ends_on") and not data.get("starts_on"):
-        form.add_error("starts_on", "Give the first day too.")
+        form.add_error("starts_on", _("Give the first day too."))
     return data
 
 
 class RegisterForm(forms.Form):
     name = forms.CharField(max_length=120, label="General",
-                           help_text="A general without a player account (players register themselves, or accept "
-                                     "your invitation). Names are compared ignoring case and spaces.")
-    seed = forms.IntegerField(required=False, min_value=1, label="Seeding rank",
-                              help_text="1 is the strongest (for groups formed by seeding).")
+                           help_text=gettext_lazy("A general without a player account (players register "
+                                                  "themselves, or accept your invitation). Names are "
+                                                  "compared ignoring case and spaces."))
+    seed = forms.IntegerField(required=False, min_value=1, label=gettext_lazy("Seeding rank"),
+                              help_text=gettext_lazy("1 is the strongest (for groups formed by seeding)."))
 
     def __init__(self, *args, league=False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -190,7 +226,8 @@ class RegisterForm(forms.Form):
 
 
 class ClaimForm(forms.Form):
-    code = forms.CharField(max_length=60, label="Claim code", help_text="The one-use code the organizer gave you.")
+    code = forms.CharField(max_length=60, label=gettext_lazy("Claim code"), help_text=gettext_lazy(
+            "The one-use code the organizer gave you."))
 
 
 class OrganizerForm(forms.Form):
@@ -198,27 +235,32 @@ class OrganizerForm(forms.Form):
 
 
 class FormGroupsForm(forms.Form):
-    group_count = forms.TypedChoiceField(coerce=int, label="Qualifying groups")
-    method = forms.ChoiceField(choices=[("random", "Random draw (seed shown to everyone)"),
-                                        ("seeded", "By seeding, snake order"),
-                                        ("rating", "By rating, snake order (unrated generals seeded last)")],
+    group_count = forms.TypedChoiceField(coerce=int, label=gettext_lazy("Qualifying groups"))
+    method = forms.ChoiceField(choices=[("random", gettext_lazy("Random draw (seed shown to everyone)")),
+                                        ("seeded", gettext_lazy("By seeding, snake order")),
+                                        ("rating", gettext_lazy("By rating, snake order (unrated generals "
+                                                                "seeded last)"))],
                                initial="random")
-    seed = forms.IntegerField(required=False, min_value=0, max_value=2**62, label="Random draw seed",
-                              help_text="The number the random draw starts from, shown to everyone so anyone can "
-                                        "repeat the draw. Leave empty for a fresh one.")
+    seed = forms.IntegerField(required=False, min_value=0, max_value=2**62, label=gettext_lazy(
+            "Random draw seed"),
+                              help_text=gettext_lazy("The number the random draw starts from, shown to "
+                                                     "everyone so anyone can repeat the draw. Leave empty "
+                                                     "for a fresh one."))
 
     def __init__(self, *args, partitions=(), **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["group_count"].choices = [(count, f"{count} groups of {size}") for count, size in partitions]
+        self.fields["group_count"].choices = [(count, (_("%(count)s groups of %(size)s")
+                                                       % {"count": count, "size": size})) for count, size in partitions]
 
 
 class DisqualifyForm(forms.Form):
     general = forms.TypedChoiceField(coerce=int)
     reason = forms.ChoiceField(choices=Disqualification.Reason.choices)
     details = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}))
-    confirm = forms.BooleanField(label="Yes, disqualify: it cannot be undone, and every battle still scheduled "
-                                       "is not fought (R23).",
-                                 error_messages={"required": "Tick the box to confirm the disqualification."})
+    confirm = forms.BooleanField(label=gettext_lazy("Yes, disqualify: it cannot be undone, and every "
+                                                    "battle still scheduled is not fought (R23)."),
+                                 error_messages={"required": gettext_lazy(
+                                         "Tick the box to confirm the disqualification.")})
 
     def __init__(self, *args, generals=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -231,9 +273,9 @@ class BattleGenerals:
     def require_who(self, data, kind):
         """A victory names who won, a forfeit who forfeited."""
         if kind == "victory" and not data.get("winner") and "winner" not in self.errors:
-            self.add_error("winner", "Who won?")
+            self.add_error("winner", _("Who won?"))
         if kind == "forfeit" and not data.get("forfeited_by") and "forfeited_by" not in self.errors:
-            self.add_error("forfeited_by", "Who forfeited?")
+            self.add_error("forfeited_by", _("Who forfeited?"))
 
     def general(self, name):
         pk = self.cleaned_data.get(name)
@@ -253,7 +295,7 @@ class OutcomeFields(BattleGenerals, forms.Form):
     kind = forms.ChoiceField(choices=KINDS)
     winner = forms.TypedChoiceField(coerce=int, required=False, empty_value=None)
     condition = forms.ChoiceField(choices=[("", "—")] + Battle.Condition.choices, required=False)
-    forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Forfeited by")
+    forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Forfeited by"))
 
     def __init__(self, *args, battle, **kwargs):
         super().__init__(*args, **kwargs)
@@ -280,7 +322,7 @@ class OutcomeFields(BattleGenerals, forms.Form):
                 self.add_error(name, stray_field_sentence(name, kind, label, self.fields[name].label or name))
         self.require_who(data, kind)
         if kind == "victory" and not data.get("condition") and "condition" not in self.errors:
-            self.add_error("condition", "By which victory condition?")
+            self.add_error("condition", _("By which victory condition?"))
         return data
 
     def outcome(self):
@@ -294,19 +336,27 @@ def stray_field_sentence(name, kind, label, field_label):
     field_label = str(field_label).rstrip("?")
     if name in ("winner", "won"):
         if kind == "forfeit":
-            return f"A forfeit's winner is the other general: set “{field_label}” to “—” and say who forfeited."
+            return _("A forfeit's winner is the other general: set “%(field_label)s” to “—” and say who "
+                     "forfeited.") % {"field_label": field_label}
         if kind == "surrender":
-            return f"A surrender's winner is the other general: set “{field_label}” to “—” and say who surrendered."
-        return f"A {label} has no winner: set “{field_label}” to “—”, or choose Victory."
+            return _("A surrender's winner is the other general: set “%(field_label)s” to “—” and say who "
+                     "surrendered.") % {"field_label": field_label}
+        return (_("A %(label)s has no winner: set “%(field_label)s” to “—”, or choose Victory.")
+                % {"label": label, "field_label": field_label})
     if name == "condition":
-        return f"Only a victory has a victory condition: set “{field_label}” to “—” for a {label}."
+        return (_("Only a victory has a victory condition: set “%(field_label)s” to “—” for a %(label)s.")
+                % {"field_label": field_label, "label": label})
     if name in ("surrendered_by", "surrender"):
-        return f"Only a surrender says who surrendered and how: set “{field_label}” to “—” for a {label}."
+        return _("Only a surrender says who surrendered and how: set “%(field_label)s” to “—” for a "
+                 "%(label)s.") % {"field_label": field_label, "label": label}
     if name in ("forfeited_by", "forfeited"):
-        return f"Only a forfeit says who forfeited: set “{field_label}” to “—” for a {label}."
+        return (_("Only a forfeit says who forfeited: set “%(field_label)s” to “—” for a %(label)s.")
+                % {"field_label": field_label, "label": label})
     if name == "player_1":
-        return f"A forfeited battle was not fought, so it has no Player-1: set “{field_label}” to “—”."
-    return f"“{field_label}” does not apply to a {label}: leave it empty."
+        return (_("A forfeited battle was not fought, so it has no Player-1: set “%(field_label)s” to “—”.")
+                % {"field_label": field_label})
+    return (_("“%(field_label)s” does not apply to a %(label)s: leave it empty.")
+            % {"field_label": field_label, "label": label})
 
 
 class ReportForm(OutcomeFields):
@@ -314,10 +364,12 @@ class ReportForm(OutcomeFields):
             "replay_text": OutcomeFields.PLAYED}
 
     player_1 = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Player-1",
-                                      help_text="Who was Player-1 at the table (decided by the Challenge).")
-    replay_file = forms.FileField(required=False, label="Replay log (file)",
-                                  help_text="A WARLINE replay log (JSON), at most 1 MiB; the rules engine checks it.")
-    replay_text = forms.CharField(required=False, label="…or paste the replay log",
+                                      help_text=gettext_lazy("Who was Player-1 at the table (decided by "
+                                                             "the Challenge)."))
+    replay_file = forms.FileField(required=False, label=gettext_lazy("Replay log (file)"),
+                                  help_text=gettext_lazy("A WARLINE replay log (JSON), at most 1 MiB; the "
+                                                         "rules engine checks it."))
+    replay_text = forms.CharField(required=False, label=gettext_lazy("…or paste the replay log"),
                                   widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}))
 
     def replay(self):
@@ -333,30 +385,32 @@ class ResultForm(OutcomeFields):
     KINDS = [("victory", "Victory"), ("surrender", "Surrender"), ("stalemate", "Stalemate"),
              ("resolve", "Resolve"), ("forfeit", "Forfeit")]
     SURRENDERS = [(Battle.Condition.VOLUNTARY_SURRENDER, "Voluntary (conceded)"),
-                  (Battle.Condition.FORCED_SURRENDER, "Forced (two Stalls in a row)")]
+                  (Battle.Condition.FORCED_SURRENDER, gettext_lazy("Forced (two Stalls in a row)"))]
     USES = {"winner": ("victory",), "condition": ("victory",), "surrendered_by": ("surrender",),
             "surrender": ("surrender",), "forfeited_by": ("forfeit",), "player_1": OutcomeFields.PLAYED}
 
     kind = forms.ChoiceField(choices=KINDS, label="Result")
     condition = forms.ChoiceField(
         choices=[("", "—")] + [c for c in Battle.Condition.choices if not c[0].endswith("_surrender")],
-        required=False, label="Victory condition")
-    surrendered_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Who surrendered")
+        required=False, label=gettext_lazy("Victory condition"))
+    surrendered_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Who surrendered"))
     surrender = forms.ChoiceField(choices=[("", "—")] + SURRENDERS, required=False, label="How")
-    forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Who forfeited")
+    forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Who forfeited"))
     player_1 = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Player-1",
-                                      help_text="Optional: who was Player-1 at the table (decided by the Challenge).")
+                                      help_text=gettext_lazy("Optional: who was Player-1 at the table "
+                                                             "(decided by the Challenge)."))
     reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Reason",
-                             help_text="Kept in the audit trail. Needed to correct a counted result or to decide "
-                                       "otherwise than a report; not to accept a report as reported.")
+                             help_text=gettext_lazy("Kept in the audit trail. Needed to correct a counted "
+                                                    "result or to decide otherwise than a report; not to "
+                                                    "accept a report as reported."))
 
     def clean(self):
         data = super().clean()
         if data.get("kind") == "surrender":
             if not data.get("surrendered_by") and "surrendered_by" not in self.errors:
-                self.add_error("surrendered_by", "Who surrendered?")
+                self.add_error("surrendered_by", _("Who surrendered?"))
             if not data.get("surrender") and "surrender" not in self.errors:
-                self.add_error("surrender", "Voluntary or forced?")
+                self.add_error("surrender", _("Voluntary or forced?"))
         return data
 
     def outcome(self):
@@ -373,11 +427,11 @@ class ResultForm(OutcomeFields):
 
 
 class DisputeForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="What is wrong?")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("What is wrong?"))
 
 
 class SeasonForm(forms.Form):
-    name = forms.CharField(max_length=120, label="Season name", help_text="e.g. Winter 2026")
+    name = forms.CharField(max_length=120, label=gettext_lazy("Season name"), help_text="e.g. Winter 2026")
 
 
 class LeagueBattleForm(forms.Form):
@@ -393,8 +447,8 @@ class LeagueBattleForm(forms.Form):
 
 
 class CloseSeasonForm(forms.Form):
-    confirm = forms.BooleanField(label="Yes, close the season: no new battles; it ends once the scheduled ones are "
-                                       "decided (and any playoff)")
+    confirm = forms.BooleanField(label=gettext_lazy("Yes, close the season: no new battles; it ends once "
+                                                    "the scheduled ones are decided (and any playoff)"))
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "id_close_%s")  # the dashboard's disqualification form has a "confirm" too
@@ -402,8 +456,8 @@ class CloseSeasonForm(forms.Form):
 
 
 class ReopenSeasonForm(forms.Form):
-    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label="Why reopen?",
-                             help_text="Kept in the audit trail.")
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), label=gettext_lazy("Why reopen?"),
+                             help_text=gettext_lazy("Kept in the audit trail."))
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "id_reopen_%s")  # the disqualification form has a "reason" too
@@ -413,19 +467,20 @@ class ReopenSeasonForm(forms.Form):
 class ArrangedBattleForm(forms.Form):
     """A league member reports a battle they arranged with another member."""
 
-    SIDES = [("", "—"), ("me", "Me"), ("opponent", "My opponent")]
+    SIDES = [("", "—"), ("me", "Me"), ("opponent", gettext_lazy("My opponent"))]
 
     opponent = forms.TypedChoiceField(coerce=int)
     kind = forms.ChoiceField(choices=[("victory", "Victory"), ("stalemate", "Stalemate"), ("resolve", "Resolve"),
                                       ("forfeit", "Forfeit")])
-    won = forms.ChoiceField(choices=[("me", "I won"), ("opponent", "My opponent won")], required=False,
-                            label="Who won")
+    won = forms.ChoiceField(choices=[("me", "I won"), ("opponent", gettext_lazy("My opponent won"))], required=False,
+                            label=gettext_lazy("Who won"))
     condition = forms.ChoiceField(choices=[("", "—")] + Battle.Condition.choices, required=False)
-    forfeited = forms.ChoiceField(choices=SIDES, required=False, label="Who forfeited")
+    forfeited = forms.ChoiceField(choices=SIDES, required=False, label=gettext_lazy("Who forfeited"))
     player_1 = forms.ChoiceField(choices=SIDES, required=False, label="Player-1",
-                                 help_text="Who was Player-1 at the table (decided by the Challenge).")
-    replay_file = forms.FileField(required=False, label="Replay log (file)")
-    replay_text = forms.CharField(required=False, label="…or paste the replay log",
+                                 help_text=gettext_lazy("Who was Player-1 at the table (decided by the "
+                                                        "Challenge)."))
+    replay_file = forms.FileField(required=False, label=gettext_lazy("Replay log (file)"))
+    replay_text = forms.CharField(required=False, label=gettext_lazy("…or paste the replay log"),
                                   widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}))
 
     def __init__(self, *args, opponents=(), **kwargs):
@@ -442,11 +497,11 @@ class ArrangedBattleForm(forms.Form):
         data = super().clean()
         if data.get("kind") == "victory":
             if not data.get("won"):
-                self.add_error("won", "Who won?")
+                self.add_error("won", _("Who won?"))
             if not data.get("condition"):
-                self.add_error("condition", "By which victory condition?")
+                self.add_error("condition", _("By which victory condition?"))
         if data.get("kind") == "forfeit" and not data.get("forfeited"):
-            self.add_error("forfeited", "Who forfeited?")
+            self.add_error("forfeited", _("Who forfeited?"))
         return data
 
     def replay(self):
@@ -462,8 +517,9 @@ class GameOutcomeFields(BattleGenerals, forms.Form):
     USES = {"winner": ("victory",), "forfeited_by": ("forfeit",)}
 
     kind = forms.ChoiceField(label="Result")
-    winner = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Who won")
-    forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="Who forfeited")
+    winner = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy(
+            "Who won"))
+    forfeited_by = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label=gettext_lazy("Who forfeited"))
 
     def __init__(self, *args, battle, **kwargs):
         super().__init__(*args, **kwargs)

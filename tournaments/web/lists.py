@@ -11,6 +11,8 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournaments import timezones, trust
 from tournaments.domain import DomainError
@@ -19,19 +21,20 @@ from tournaments.lists import services
 from tournaments.models import Event, General
 from tournaments.web.forms import show_refusal
 
-STATUS_LABELS = {"valid": "Valid", "violations": "Has violations", "accepted": "Accepted by the organizers",
-                 "withdrawn": "Withdrawn", "none": "Not submitted"}
+STATUS_LABELS = {"valid": gettext_lazy("Valid"), "violations": gettext_lazy("Has violations"), "accepted": gettext_lazy(
+        "Accepted by the organizers"),
+                 "withdrawn": "Withdrawn", "none": gettext_lazy("Not submitted")}
 
 
 class ListForm(forms.Form):
-    list_file = forms.FileField(required=False, label="List file (JSON)",
-                                help_text="The list as the game's JSON, at most 200 kB.")
-    list_json = forms.CharField(required=False, label="…or paste or edit the list's JSON",
+    list_file = forms.FileField(required=False, label=gettext_lazy("List file (JSON)"),
+                                help_text=gettext_lazy("The list as the game's JSON, at most 200 kB."))
+    list_json = forms.CharField(required=False, label=gettext_lazy("…or paste or edit the list's JSON"),
                                 widget=forms.Textarea(attrs={"rows": 6, "spellcheck": "false"}))
-    rows = forms.CharField(required=False, label="…or type it as rows",
+    rows = forms.CharField(required=False, label=gettext_lazy("…or type it as rows"),
                            widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}))
     general = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, label="For",
-                                     help_text="Organizers: whose list this is.")
+                                     help_text=gettext_lazy("Organizers: whose list this is."))
 
     def __init__(self, *args, event, generals=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -41,28 +44,28 @@ class ListForm(forms.Form):
         else:
             del self.fields["general"]
         if event.game == "warlord-ccg-4e":
-            self.fields["rows"].help_text = ("One card per line: “3 Dwarf Spearman”, and for the starting army "
-                                             "“3 Dwarf Spearman, starting 2”.")
+            self.fields["rows"].help_text = (_("One card per line: “3 Dwarf Spearman”, and for the "
+                                               "starting army “3 Dwarf Spearman, starting 2”."))
         else:
-            self.fields["rows"].help_text = ("“Faction: Crusaders”, then one model per line (“6 Crusader "
-                                             "Soldier”); an empty line or “Troop” starts the next troop.")
+            self.fields["rows"].help_text = (_("“Faction: Crusaders”, then one model per line (“6 Crusader "
+                                               "Soldier”); an empty line or “Troop” starts the next troop."))
 
     def clean(self):
         data = super().clean()
         upload = data.get("list_file")
         given = [name for name in ("list_file", "list_json", "rows") if data.get(name)]
         if not given:
-            raise forms.ValidationError("Give the list: a file, its JSON, or rows.")
+            raise forms.ValidationError(_("Give the list: a file, its JSON, or rows."))
         if len(given) > 1:
-            raise forms.ValidationError("Give the list one way only: a file, its JSON, or rows.")
+            raise forms.ValidationError(_("Give the list one way only: a file, its JSON, or rows."))
         if upload:
             if upload.size > services.MAX_LIST_BYTES:
-                self.add_error("list_file", "The file is larger than 200 kB; a list is a few kilobytes.")
+                self.add_error("list_file", _("The file is larger than 200 kB; a list is a few kilobytes."))
                 return data
             try:
                 data["text"] = upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                self.add_error("list_file", "The file is not UTF-8 text.")
+                self.add_error("list_file", _("The file is not UTF-8 text."))
         elif data.get("list_json"):
             data["text"] = data["list_json"]
         else:
@@ -76,35 +79,39 @@ class ListForm(forms.Form):
 class AcceptForm(forms.Form):
     general = forms.IntegerField(widget=forms.HiddenInput)
     version = forms.IntegerField(widget=forms.HiddenInput)
-    reason = forms.CharField(max_length=500, label="Why accept it despite its violations?")
+    reason = forms.CharField(max_length=500, label=gettext_lazy("Why accept it despite its violations?"))
 
 
 class PoolForm(forms.Form):
-    pool_file = forms.FileField(required=False, label="CSV file")
-    pool_text = forms.CharField(required=False, label="…or paste the CSV",
+    pool_file = forms.FileField(required=False, label=gettext_lazy("CSV file"))
+    pool_text = forms.CharField(required=False, label=gettext_lazy("…or paste the CSV"),
                                 widget=forms.Textarea(attrs={"rows": 5, "spellcheck": "false"}))
 
 
 class RulesForm(forms.Form):
-    list_deadline = forms.DateTimeField(required=False, label="Lists lock at",
+    list_deadline = forms.DateTimeField(required=False, label=gettext_lazy("Lists lock at"),
                                         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                                        help_text="In the event's time zone; empty: when registration closes.")
-    list_visibility = forms.ChoiceField(choices=Event.ListVisibility.choices, label="Who sees the lists")
-    lists_public_from = forms.DateTimeField(required=False, label="Open lists are public from",
+                                        help_text=gettext_lazy("In the event's time zone; empty: when "
+                                                               "registration closes."))
+    list_visibility = forms.ChoiceField(choices=Event.ListVisibility.choices, label=gettext_lazy(
+            "Who sees the lists"))
+    lists_public_from = forms.DateTimeField(required=False, label=gettext_lazy("Open lists are public from"),
                                             widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                                            help_text="Empty: once the lists lock.")
-    list_options = forms.CharField(required=False, label="List options (JSON)",
+                                            help_text=gettext_lazy("Empty: once the lists lock."))
+    list_options = forms.CharField(required=False, label=gettext_lazy("List options (JSON)"),
                                    widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
-                                   help_text="The game's options, e.g. {\"points_limit\": 750}.")
+                                   help_text=gettext_lazy(
+                                           "The game's options, e.g. {\"points_limit\": 750}."))
 
     def clean_list_options(self):
         text = self.cleaned_data.get("list_options") or "{}"
         try:
             value = json.loads(text)
         except json.JSONDecodeError as error:
-            raise forms.ValidationError(f"Not JSON: {error.msg} at column {error.colno}.") from None
+            raise forms.ValidationError(_("Not JSON: %(msg)s at column %(colno)s.")
+                                        % {"msg": error.msg, "colno": error.colno}) from None
         if not isinstance(value, dict):
-            raise forms.ValidationError("The options are a JSON object of option names and values.")
+            raise forms.ValidationError(_("The options are a JSON object of option names and values."))
         return value
 
 
@@ -130,14 +137,16 @@ def _lock_text(event):
     if refusal:
         return refusal
     if event.list_deadline:
-        return f"Lists lock at {timezones.format_event_time(event.list_deadline, event)}."
-    return "Lists lock when registration closes."
+        return (_("Lists lock at %(format_event_time)s.")
+                % {"format_event_time": timezones.format_event_time(event.list_deadline, event)})
+    return _("Lists lock when registration closes.")
 
 
 def _visible_event(request, slug):
     event = get_object_or_404(trust.visible_events(request.user), slug=slug)
     if not event.game_system.has_lists:
-        raise Http404(f"{event.game_system.name} has no deck or army lists.")
+        raise Http404(_("%(game_system)s has no deck or army lists.")
+                       % {"game_system": event.game_system.name})
     return event
 
 
@@ -208,7 +217,7 @@ def _act(request, event, organizer, me, forms_):
         if organizer and form.cleaned_data.get("general"):
             general = get_object_or_404(General, pk=form.cleaned_data["general"])
         if general is None:
-            form.add_error(None, "You have no general in this event.")
+            form.add_error(None, _("You have no general in this event."))
             return None
         try:
             version = services.submit(event, general, user=request.user, text=form.cleaned_data["text"])
@@ -218,10 +227,13 @@ def _act(request, event, organizer, me, forms_):
             return None
         if version.violations:
             count = len(version.violations)
-            messages.warning(request, f"List version {version.version} is saved with {count} violation"
-                                      f"{'s' if count != 1 else ''}: fix {'them' if count != 1 else 'it'} below.")
+            messages.warning(request, ngettext("List version %(version)s is saved with %(count)s violation: fix it "
+                                               "below.",
+                                               "List version %(version)s is saved with %(count)s violations: fix "
+                                               "them below.", count) % {"version": version.version, "count": count})
         else:
-            messages.success(request, f"List version {version.version} is saved: it is valid.")
+            messages.success(request, _("List version %(version)s is saved: it is valid.")
+                                      % {"version": version.version})
         return back
     try:
         if action == "withdraw":
@@ -229,17 +241,19 @@ def _act(request, event, organizer, me, forms_):
             if organizer and request.POST.get("general"):
                 general = get_object_or_404(General, pk=request.POST["general"])
             services.withdraw(event, general, user=request.user)
-            messages.success(request, "The list is withdrawn; you may submit another before the lists lock.")
+            messages.success(request, _("The list is withdrawn; you may submit another before the lists "
+                                        "lock."))
         elif action == "accept":
             form = AcceptForm(request.POST)
             forms_["accept"] = form
             if not form.is_valid():
-                messages.error(request, "Say why the list is accepted despite its violations.")
+                messages.error(request, _("Say why the list is accepted despite its violations."))
                 return back
             general = get_object_or_404(General, pk=form.cleaned_data["general"])
             services.accept(event, general, user=request.user, version=form.cleaned_data["version"],
                             reason=form.cleaned_data["reason"])
-            messages.success(request, f"{general.name}'s list is accepted despite its violations.")
+            messages.success(request, _("%(general)s's list is accepted despite its violations.")
+                                      % {"general": general.name})
         elif action == "pool":
             form = PoolForm(request.POST, request.FILES)
             forms_["pool"] = form
@@ -249,7 +263,7 @@ def _act(request, event, organizer, me, forms_):
             try:
                 text = upload.read().decode("utf-8-sig") if upload else form.cleaned_data.get("pool_text", "")
             except UnicodeDecodeError:
-                form.add_error("pool_file", "The file is not UTF-8 text.")
+                form.add_error("pool_file", _("The file is not UTF-8 text."))
                 return None
             try:
                 services.set_pool(event, user=request.user, csv_text=text)
@@ -257,7 +271,7 @@ def _act(request, event, organizer, me, forms_):
                 form.add_error(None, str(error))
                 forms_["pool_rows"] = (error.extra or {}).get("rows", [])
                 return None
-            messages.success(request, "The pool is saved; every list was checked against it again.")
+            messages.success(request, _("The pool is saved; every list was checked against it again."))
         elif action == "rules":
             form = RulesForm(request.POST)
             forms_["rules"] = form
@@ -272,9 +286,9 @@ def _act(request, event, organizer, me, forms_):
             except DomainError as error:
                 show_refusal(form, error)
                 return None
-            messages.success(request, "The list rules are saved.")
+            messages.success(request, _("The list rules are saved."))
         else:
-            raise DomainError("Choose submit, withdraw, accept, pool or rules.")
+            raise DomainError(_("Choose submit, withdraw, accept, pool or rules."))
     except DomainError as error:
         messages.error(request, str(error))
     return back
@@ -286,7 +300,7 @@ def list_detail(request, slug, general_id):
     registration = get_object_or_404(event.registrations.filter(status__in=services.LIST_HOLDERS),
                                      general_id=general_id)
     if not services.may_see_list(request.user, event, registration):
-        raise Http404("This list is not public.")
+        raise Http404(_("This list is not public."))
     versions = list(registration.list_versions.select_related("submitted_by", "accepted_by"))
     for version in versions:
         version.status_label = STATUS_LABELS[version.status]

@@ -22,9 +22,10 @@ from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.http import quote_etag
+from django.utils.translation import gettext as _
 
 from tournaments import trust
-from tournaments.models import AuditEntry, Battle, Event, Report
+from tournaments.models import AuditEntry, Battle, Event, Report, label_in_sentence
 from tournaments.results import confirmation
 from tournaments.results.agreement import report_claim_text
 from tournaments.standings import queries
@@ -56,7 +57,7 @@ def event_revision_of(request, slug):
     head = queries.scoreboard_head(slug)
     if head is None or (not head["published"]
                         and not trust.visible_events(request.user).filter(pk=head["event"]).exists()):
-        raise Http404("No such event.")
+        raise Http404(_("No such event."))
     return _digest("event", head["event"], head["revision"], head["published"])
 
 
@@ -91,7 +92,7 @@ def round_revision_of(request, slug):
     confirmation window that passed is counted first, as the page would count it when drawn."""
     event = Event.objects.filter(slug=slug).only("pk", "slug", "name").first()
     if event is None:
-        raise Http404("No such event.")
+        raise Http404(_("No such event."))
     if not trust.may_organize(request.user, event):
         raise PermissionDenied(trust.NOT_ORGANIZER)
     confirmation.sweep(event)
@@ -112,13 +113,16 @@ def changed_under(report):
         newer = battle.reports.filter(pk__gt=report.pk).select_related(
             "reported_by", "winner", "forfeited_by").first()
         if newer is None:
-            return f"Meanwhile, the report you answered ({old}) was replaced."
-        return (f"Meanwhile, the report you answered ({old}) was replaced by a newer one, which says "
-                f"{report_claim_text(newer)} ({newer.get_status_display().lower()}).")
+            return _("Meanwhile, the report you answered (%(old)s) was replaced.") % {"old": old}
+        return (_("Meanwhile, the report you answered (%(old)s) was replaced by a newer one, which says "
+                   "%(report_claim_text)s (%(status)s).")
+                 % {"old": old, "report_claim_text": report_claim_text(newer), "status": label_in_sentence(newer.get_status_display())})
     if battle.kind:
-        return f"Meanwhile, the battle was decided: {battle.outcome_text()}."
+        return (_("Meanwhile, the battle was decided: %(outcome_text)s.")
+                % {"outcome_text": battle.outcome_text()})
     if report.status not in Report.OPEN_STATUSES:
-        return f"Meanwhile, the report you answered ({old}) changed: it is {report.get_status_display().lower()}."
+        return (_("Meanwhile, the report you answered (%(old)s) changed: it is %(status)s.")
+                % {"old": old, "status": label_in_sentence(report.get_status_display())})
     return None
 
 
@@ -132,13 +136,13 @@ def battle_revision(request, pk):
 
 def round_revision(request, slug):
     if not request.user.is_authenticated:
-        return JsonResponse({"detail": "Sign in to follow the round."}, status=401)
+        return JsonResponse({"detail": _("Sign in to follow the round.")}, status=401)
     return _revision_answer(request, round_revision_of(request, slug))
 
 
 def my_battles_revision(request):
     if not request.user.is_authenticated:
-        return JsonResponse({"detail": "Sign in to follow your battles."}, status=401)
+        return JsonResponse({"detail": _("Sign in to follow your battles.")}, status=401)
     return _revision_answer(request, my_battles_revision_of(request))
 
 
@@ -146,10 +150,10 @@ def venue_screen(request, slug):
     """Full screen for a projector at the venue: each group's standings in turn, the battles still
     to play and the latest results in large type, and a QR code to the event's page."""
     event = get_object_or_404(trust.visible_events(request.user).select_related("victor"), slug=slug)
-    revision_id, _ = queries.event_revision(event)
+    revision_id = queries.event_revision(event)[0]
     board = queries.cached_scoreboard(event.pk, revision_id)
     event_url = request.build_absolute_uri(reverse("event-detail", args=[event.slug]))
     return render(request, "tournaments/venue_screen.html", {
         "event": event, "board": board, "event_url": event_url,
-        "qr": qr_svg(event_url, f"QR code: {event_url}"),
+        "qr": qr_svg(event_url, _("QR code: %(event_url)s") % {"event_url": event_url}),
     })

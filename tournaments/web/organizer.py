@@ -5,6 +5,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from tournaments import trust
 from tournaments.domain import DomainError, NotAllowed
@@ -49,7 +50,8 @@ def event_create(request):
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"{event.name} is created. Register its generals next.")
+            messages.success(request, _("%(event)s is created. Register its generals next.")
+                                      % {"event": event.name})
             return redirect("event-manage", slug=event.slug)
     return render(request, "tournaments/organizer/event_form.html", {"form": form})
 
@@ -117,7 +119,7 @@ def event_manage(request, slug):
                "withdraw": _withdraw, "set_window": _set_window,
                "decide_registration": _decide_registration}.get(action)
     if handler is None:
-        messages.error(request, "Unknown step.")
+        messages.error(request, _("Unknown step."))
         return redirect("event-manage", slug=slug)
     return handler(request, event)
 
@@ -140,7 +142,8 @@ def _register(request, event):
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"{registration.general.name} is registered.")
+            messages.success(request, _("%(general)s is registered.")
+                                      % {"general": registration.general.name})
             return redirect("event-manage", slug=event.slug)
     return _dashboard(request, event, register_form=form)
 
@@ -152,7 +155,8 @@ def _invite(request, event):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{general.name} is invited; they enter {event.name} when they accept.")
+        messages.success(request, _("%(general)s is invited; they enter %(event)s when they accept.")
+                                  % {"general": general.name, "event": event.name})
     return redirect("event-manage", slug=event.slug)
 
 
@@ -163,7 +167,7 @@ def _withdraw(request, event):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{general.name} is withdrawn.")
+        messages.success(request, _("%(general)s is withdrawn.") % {"general": general.name})
     return redirect("event-manage", slug=event.slug)
 
 
@@ -174,10 +178,11 @@ def _decide_registration(request, event):
         services.decide_registration(event, general, actor=request.user, approve=approve,
                                      reason=request.POST.get("reason", ""))
     except DomainError as error:
-        messages.error(request, f"{general.name}: {error}")
+        messages.error(request, _("%(general)s: %(error)s") % {"general": general.name, "error": error})
     else:
-        messages.success(request, f"{general.name} is registered." if approve else
-                         f"{general.name}'s registration is refused; they read your sentence on the event's page.")
+        messages.success(request, _("%(general)s is registered.") % {"general": general.name} if approve else
+                         _("%(general)s's registration is refused; they read your sentence on the event's "
+                           "page.") % {"general": general.name})
     return redirect("event-manage", slug=event.slug)
 
 
@@ -186,12 +191,12 @@ def _set_window(request, event):
         minutes = int(request.POST.get("confirmation_minutes", ""))
         confirmation.set_window(event, minutes, actor=request.user)
     except ValueError:
-        messages.error(request, "The confirmation window is a number of minutes.")
+        messages.error(request, _("The confirmation window is a number of minutes."))
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Reports now count by themselves after {confirmation.window_text(minutes)} "
-                                  "without a dispute.")
+        messages.success(request, _("Reports now count by themselves after %(window_text)s without a "
+                                    "dispute.") % {"window_text": confirmation.window_text(minutes)})
     return redirect("event-manage", slug=event.slug)
 
 
@@ -204,8 +209,9 @@ def _add_organizer(request, event):
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"{invitation.user.get_username()} is invited to organize {event.name}; "
-                                      "they organize it once they accept.")
+            messages.success(request, _("%(user)s is invited to organize %(event)s; they organize it once "
+                                        "they accept.")
+                                      % {"user": invitation.user.get_username(), "event": event.name})
             return redirect("event-manage", slug=event.slug)
     return _dashboard(request, event, organizer_form=form)
 
@@ -217,7 +223,8 @@ def _withdraw_organizer_invitation(request, event):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"The invitation of {invitation.user.get_username()} is withdrawn.")
+        messages.success(request, _("The invitation of %(user)s is withdrawn.")
+                                  % {"user": invitation.user.get_username()})
     return redirect("event-manage", slug=event.slug)
 
 
@@ -229,7 +236,8 @@ def _remove_organizer(request, event):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{user.get_username()} no longer organizes {event.name}.")
+        messages.success(request, _("%(user)s no longer organizes %(event)s.")
+                                  % {"user": user.get_username(), "event": event.name})
     return redirect("event-manage", slug=event.slug)
 
 
@@ -241,7 +249,8 @@ def _hand_over(request, event):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{request.POST.get('username')} owns {event.name} now.")
+        messages.success(request, _("%(username)s owns %(event)s now.")
+                                  % {"username": request.POST.get("username"), "event": event.name})
     return redirect("event-manage", slug=event.slug)
 
 
@@ -260,9 +269,11 @@ def organizer_invitation(request, pk):
             messages.error(request, str(error))
         else:
             if accept:
-                messages.success(request, f"You organize {invitation.event.name} now.")
+                messages.success(request, _("You organize %(event)s now.")
+                                          % {"event": invitation.event.name})
                 return redirect("event-manage", slug=invitation.event.slug)
-            messages.success(request, f"You declined to organize {invitation.event.name}.")
+            messages.success(request, _("You declined to organize %(event)s.")
+                                      % {"event": invitation.event.name})
         return redirect("organizer-invitation", pk=invitation.pk)
     return render(request, "tournaments/organizer/invitation.html", {"invitation": invitation})
 
@@ -274,10 +285,11 @@ def _close_registration(request, event):
         messages.error(request, str(error))
     else:
         if eliminated:
-            messages.warning(request, f"Registration is closed. {eliminated.general.name} is eliminated: "
-                                      f"{eliminated.status_reason}")
+            messages.warning(request, _("Registration is closed. %(general)s is eliminated: "
+                                        "%(status_reason)s")
+                                      % {"general": eliminated.general.name, "status_reason": eliminated.status_reason})
         else:
-            messages.success(request, "Registration is closed; the field is even, nobody is eliminated.")
+            messages.success(request, _("Registration is closed; the field is even, nobody is eliminated."))
     return redirect("event-manage", slug=event.slug)
 
 
@@ -291,8 +303,9 @@ def _form_groups(request, event):
             plan = services.plan_groups(event, data["group_count"], data["method"], seed=data.get("seed"))
             if request.POST.get("confirm"):
                 services.form_groups(event, plan.group_count, plan.method, seed=plan.seed, actor=request.user)
-                messages.success(request, f"{plan.group_count} groups of {plan.group_size} are formed and "
-                                          "scheduled: the Qualifying Stage has begun.")
+                messages.success(request, _("%(group_count)s groups of %(group_size)s are formed and "
+                                            "scheduled: the Qualifying Stage has begun.")
+                                          % {"group_count": plan.group_count, "group_size": plan.group_size})
                 return redirect("event-detail", slug=event.slug)
         except DomainError as error:
             show_refusal(form, error)
@@ -315,8 +328,8 @@ def _disqualify(request, event):
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"{general.name} is disqualified; the remaining opponents get 1 OPP per "
-                                      "battle not fought (R23).")
+            messages.success(request, _("%(general)s is disqualified; the remaining opponents get 1 OPP "
+                                        "per battle not fought (R23).") % {"general": general.name})
             return redirect("event-manage", slug=event.slug)
     return _dashboard(request, event, disqualify_form=form)
 
@@ -335,7 +348,7 @@ def _open_season(request, event):
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"{season.name} is open.")
+            messages.success(request, _("%(season)s is open.") % {"season": season.name})
             return redirect("event-manage", slug=event.slug)
     return _dashboard(request, event, season_form=form)
 
@@ -348,13 +361,13 @@ def _schedule_battle(request, event):
         by_pk = {g.pk: g for g in members}
         try:
             if season is None:
-                raise DomainError("Open a season first.")
+                raise DomainError(_("Open a season first."))
             battle = seasons.schedule_battle(season, by_pk[form.cleaned_data["general_a"]],
                                              by_pk[form.cleaned_data["general_b"]], actor=request.user)
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"Scheduled: {battle}.")
+            messages.success(request, _("Scheduled: %(battle)s.") % {"battle": battle})
             return redirect("event-manage", slug=event.slug)
     return _dashboard(request, event, league_battle_form=form)
 
@@ -366,7 +379,7 @@ def _close_season(request, event):
         return _dashboard(request, event, close_season_form=form)
     try:
         if season is None:
-            raise DomainError("No season is open.")
+            raise DomainError(_("No season is open."))
         settled = seasons.close_season(season, actor=request.user)
     except DomainError as error:
         messages.error(request, str(error))
@@ -374,7 +387,7 @@ def _close_season(request, event):
         season.refresh_from_db()
         sentence = seasons.waiting_for(season)
         if settled.playoffs:
-            sentence += " Playoffs scheduled: " + "; ".join(str(b) for b in settled.playoffs) + "."
+            sentence += _(" Playoffs scheduled: ") + "; ".join(str(b) for b in settled.playoffs) + "."
         (messages.success if season.state == "closed" else messages.warning)(request, sentence)
     return redirect("event-manage", slug=event.slug)
 
@@ -385,12 +398,12 @@ def _reopen_season(request, event):
     if form.is_valid():
         try:
             if season is None:
-                raise DomainError("There is no season to reopen.")
+                raise DomainError(_("There is no season to reopen."))
             seasons.reopen_season(season, actor=request.user, reason=form.cleaned_data["reason"])
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"{season.name} is open again.")
+            messages.success(request, _("%(season)s is open again.") % {"season": season.name})
             return redirect("event-manage", slug=event.slug)
     return _dashboard(request, event, reopen_form=form)
 
@@ -399,12 +412,12 @@ def _remove_battle(request, event):
     battle = Battle.objects.filter(event=event, pk=request.POST.get("battle") or 0).first()
     try:
         if battle is None:
-            raise DomainError("That battle is not one of this league's.")
+            raise DomainError(_("That battle is not one of this league's."))
         seasons.remove_battle(battle, actor=request.user, reason="Removed on the organizer page.")
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"Removed: {battle}.")
+        messages.success(request, _("Removed: %(battle)s.") % {"battle": battle})
     return redirect("event-manage", slug=event.slug)
 
 

@@ -4,6 +4,7 @@ event (self-registration), withdraw, answer invitations. Every step is a `member
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import trust
@@ -23,7 +24,7 @@ def claim_general(request, code=""):
         except DomainError as error:
             form.add_error("code" if error.field == "code" else None, str(error))
         else:
-            messages.success(request, f"{general.name} is your general now.")
+            messages.success(request, _("%(general)s is your general now.") % {"general": general.name})
             return redirect("my-battles")
     return render(request, "tournaments/claim.html", {"form": form, "me": trust.general_of(request.user)})
 
@@ -36,8 +37,9 @@ def join_event(request, slug):
         registration = membership.join(event, request.user, name=request.POST.get("name", "").strip() or None,
                                        create_new=request.POST.get("create_new") == "1")
     except membership.SameName as error:
-        messages.warning(request, f"{error} If one of them is yours, claim it with the organizer's code; "
-                                  "otherwise tick “a different general” and join again.")
+        messages.warning(request, _("%(error)s If one of them is yours, claim it with the organizer's "
+                                    "code; otherwise tick “a different general” and join again.")
+                                  % {"error": error})
     except Conflict as error:  # e.g. registration is closed (R78): 409, the event page with the sentence
         messages.error(request, str(error))
         response = event_detail(request, slug)
@@ -46,7 +48,8 @@ def join_event(request, slug):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{registration.general.name} is registered for {event.name}.")
+        messages.success(request, _("%(general)s is registered for %(event)s.")
+                                  % {"general": registration.general.name, "event": event.name})
     return redirect("event-detail", slug=slug)
 
 
@@ -57,12 +60,13 @@ def withdraw_from_event(request, slug):
     general = trust.general_of(request.user)
     try:
         if general is None:
-            raise DomainError("You have no general to withdraw.")
+            raise DomainError(_("You have no general to withdraw."))
         services.withdraw(event, general, actor=request.user)
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{general.name} is withdrawn from {event.name}.")
+        messages.success(request, _("%(general)s is withdrawn from %(event)s.")
+                                  % {"general": general.name, "event": event.name})
     return redirect("event-detail", slug=slug)
 
 
@@ -76,5 +80,6 @@ def answer_invitation(request, pk):
     except DomainError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"You {'joined' if accept else 'declined'} {invitation.event.name}.")
+        answered = _("You joined %(event)s.") if accept else _("You declined %(event)s.")
+        messages.success(request, answered % {"event": invitation.event.name})
     return redirect("event-detail", slug=invitation.event.slug)

@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from tournaments import trust
 from tournaments.eventday.round_desk import chosen_swiss_round, swiss_label
@@ -53,7 +54,7 @@ def _sheet(where, stage, battles, wanted_round):
     rounds = schedule_by_round(battles)
     label = wanted_round or _current(rounds)
     chosen = next((items for round_label, items in rounds if round_label == label), [])
-    return Sheet(where=where, stage=stage, round_label=label or "No battles",
+    return Sheet(where=where, stage=stage, round_label=label or _("No battles"),
                  battles=list(enumerate(chosen, start=1)), rounds=[round_label for round_label, _ in rounds])
 
 
@@ -62,8 +63,8 @@ def _league_sheet(season, wanted_round):
     is decided), numbered as tables in battle order."""
     battles = sorted(season.battles.all(), key=lambda b: (b.playoff, b.number, b.pk))
     chosen = [b for b in battles if not b.kind] or battles
-    label = "Scheduled battles" if any(not b.kind for b in battles) else "All battles"
-    return Sheet(where=season.name, stage="League season", round_label=label,
+    label = _("Scheduled battles") if any(not b.kind for b in battles) else _("All battles")
+    return Sheet(where=season.name, stage=_("League season"), round_label=label,
                  battles=list(enumerate(chosen, start=1)), rounds=[])
 
 
@@ -101,7 +102,7 @@ def round_sheets(event, *, group_id=None, season_id=None, round_label=None):
         else:
             sheets.append(_league_sheet(season, round_label))
     if chosen and not sheets:
-        raise Http404("This event has no such group or season.")
+        raise Http404(_("This event has no such group or season."))
     return sheets, finished
 
 
@@ -126,7 +127,7 @@ def round_selection(request):
         if not value:
             return None
         if not value.isdigit():
-            raise Http404(f"{name} must be a number.")
+            raise Http404(_("%(name)s must be a number.") % {"name": name})
         return int(value)
 
     return {"group_id": number("group"), "season_id": number("season"),
@@ -171,11 +172,14 @@ def slips(request, slug):
         for table, battle in sheet.battles:
             url = request.build_absolute_uri(reverse("battle-detail", args=[battle.pk]))
             slip_list.append({"sheet": sheet, "table": table, "battle": battle, "url": url,
-                              "url_lines": breakable_url(url), "qr": qr_svg(url, f"Battle page: {url}")})
+                              "url_lines": breakable_url(url), "qr": qr_svg(url, (_("Battle page: %(url)s")
+                                                                                  % {"url": url}))})
         for number, names, table_id in sheet.tables:
             url = request.build_absolute_uri(reverse("table-detail", args=[table_id]))
             slip_list.append({"sheet": sheet, "table": number, "players": names, "places": range(1, len(names) + 1),
-                              "url": url, "url_lines": breakable_url(url), "qr": qr_svg(url, f"Table page: {url}")})
+                              "url": url, "url_lines": breakable_url(url), "qr": qr_svg(url, (_(
+                                      "Table page: %(url)s")
+                                                                                              % {"url": url}))})
     system = event.game_system
     return render(request, "tournaments/print/slips.html", {
         "event": event, "slips": slip_list, "sheets": sheets, "finished": finished,

@@ -4,6 +4,7 @@ from urllib.parse import urlencode
 
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 
 from tournaments import trust
 from tournaments.models import General
@@ -55,7 +56,7 @@ def versus(request, pk, other):
     general = get_object_or_404(General, pk=pk)
     other = get_object_or_404(General, pk=other)
     if other.pk == general.pk:
-        raise Http404("A general has no battles against themselves: choose another general.")
+        raise Http404(_("A general has no battles against themselves: choose another general."))
     return render(request, "tournaments/versus.html", {
         "general": general, "other": other,
         "h2h": head_to_head(general, other, trust.visible_events(request.user)),

@@ -3,6 +3,7 @@ the last N months" and a name search."""
 from django import forms
 from django.core.paginator import Paginator
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy
 
 from tournaments.ratings import queries as ratings
 
@@ -11,8 +12,8 @@ PAGE_SIZE = 50
 
 class RatingFilterForm(forms.Form):
     active = forms.TypedChoiceField(
-        label="Active in the last", required=False, coerce=int, empty_value=None,
-        choices=[("", "any time")] + [(str(months), f"{months} months") for months in ratings.ACTIVE_MONTHS_CHOICES])
+        label=gettext_lazy("Active in the last"), required=False, coerce=int, empty_value=None,
+        choices=[("", gettext_lazy("any time"))] + [(str(months), f"{months} months") for months in ratings.ACTIVE_MONTHS_CHOICES])
     q = forms.CharField(label="General's name", required=False, max_length=100, strip=True,
                         widget=forms.TextInput(attrs={"type": "search"}))
 

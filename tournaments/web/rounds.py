@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 
 from tournaments.domain import DomainError
 from tournaments.eventday import round_desk
@@ -60,12 +61,12 @@ def _act(request, event):
             report = get_object_or_404(Report.objects.filter(battle__event=event), pk=_pk(request, "report"))
             accept = round_desk.accept_report if action == "accept_report" else round_desk.accept_verdict
             recorded = accept(report, user=request.user)
-            messages.success(request, f"Counted: {recorded.battle.general_a.name} v {recorded.battle.general_b.name}, "
-                                      f"{recorded.battle.outcome_text()}.")
+            messages.success(request, _("Counted: %(general_a)s v %(general_b)s, %(outcome_text)s.")
+                                      % {"general_a": recorded.battle.general_a.name, "general_b": recorded.battle.general_b.name, "outcome_text": recorded.battle.outcome_text()})
             show_disqualification_offer(request, recorded.offer_disqualification)
             return _back(request, event)
         if action != "record":
-            messages.error(request, "Unknown step.")
+            messages.error(request, _("Unknown step."))
             return _back(request, event)
     except DomainError as error:
         # A click on a page drawn before the report changed: say what changed, not only the refusal.
@@ -83,8 +84,8 @@ def _act(request, event):
         except DomainError as error:
             show_refusal(form, error)
         else:
-            messages.success(request, f"Counted: {battle.general_a.name} v {battle.general_b.name}, "
-                                      f"{recorded.battle.outcome_text()}.")
+            messages.success(request, _("Counted: %(general_a)s v %(general_b)s, %(outcome_text)s.")
+                                      % {"general_a": battle.general_a.name, "general_b": battle.general_b.name, "outcome_text": recorded.battle.outcome_text()})
             show_disqualification_offer(request, recorded.offer_disqualification)
             return _back(request, event)
     return _render(request, event, bound=form)
@@ -93,5 +94,5 @@ def _act(request, event):
 def _pk(request, name):
     value = request.POST.get(name, "")
     if not value.isdigit():
-        raise Http404(f"No such {name}.")
+        raise Http404(_("No such %(name)s.") % {"name": name})
     return int(value)

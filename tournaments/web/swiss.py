@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournaments import trust
@@ -74,25 +75,30 @@ def swiss_act(request, slug):
     try:
         if action == "pair":
             paired = rounds.pair_next_round(event, actor=request.user)
-            messages.success(request, f"Swiss round {paired.number} is paired"
-                                      f"{f'; {paired.bye.name} has the bye' if paired.bye_id else ''}.")
+            if paired.bye_id:
+                messages.success(request, _("Swiss round %(number)s is paired; %(general)s has the bye.")
+                                 % {"number": paired.number, "general": paired.bye.name})
+            else:
+                messages.success(request, _("Swiss round %(number)s is paired.") % {"number": paired.number})
         elif action == "rounds":
             value = request.POST.get("rounds", "")
             rounds.set_rounds(event, int(value) if value.isdigit() else -1, actor=request.user)
-            messages.success(request, f"{event.name} plays {value} Swiss rounds.")
+            messages.success(request, _("%(event)s plays %(value)s Swiss rounds.")
+                                      % {"event": event.name, "value": value})
         elif action == "top_cut":
             rounds.start_top_cut(event, actor=request.user)
-            messages.success(request, f"The top {event.top_cut} is paired.")
+            messages.success(request, _("The top %(top_cut)s is paired.") % {"top_cut": event.top_cut})
         elif action == "drop":
             general = trust.general_of(request.user)
             if request.POST.get("general") and trust.may_organize(request.user, event):
                 general = get_object_or_404(General, pk=request.POST["general"])
             if general is None:
-                raise DomainError("You have no general in this event.")
+                raise DomainError(_("You have no general in this event."))
             rounds.drop(event, general, actor=request.user)
-            messages.success(request, f"{general.name} dropped: not paired again, kept in the standings.")
+            messages.success(request, _("%(general)s dropped: not paired again, kept in the standings.")
+                                      % {"general": general.name})
         else:
-            raise DomainError("Choose pair, rounds, top_cut or drop.")
+            raise DomainError(_("Choose pair, rounds, top_cut or drop."))
     except DomainError as error:
         messages.error(request, str(error))
     return redirect(f"/events/{event.slug}/#swiss")

@@ -6,6 +6,8 @@ from __future__ import annotations
 from django import forms
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from tournaments import trust
 from tournaments.domain import DomainError
@@ -18,11 +20,12 @@ ORDINALS = ("First", "Second", "Third", "Fourth", "Fifth")
 
 
 class TableResultForm(forms.Form):
-    finished = forms.BooleanField(required=False, initial=True, label="The game finished: one player is left, "
-                                                                       "the winner")
+    finished = forms.BooleanField(required=False, initial=True, label=gettext_lazy(
+            "The game finished: one player is left, the winner"))
     reason = forms.CharField(required=False, widget=forms.Textarea(attrs={"rows": 2}), label="Reason",
-                             help_text="Organizers: kept in the audit trail; needed to correct a counted result "
-                                       "or to decide otherwise than a player's report.")
+                             help_text=gettext_lazy("Organizers: kept in the audit trail; needed to "
+                                                    "correct a counted result or to decide otherwise than "
+                                                    "a player's report."))
 
     def __init__(self, *args, table, seated, organizer=False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -30,7 +33,7 @@ class TableResultForm(forms.Form):
         for index in range(len(seated) - 1):
             self.fields[f"out_{index + 1}"] = forms.TypedChoiceField(
                 choices=choices, coerce=int, required=False, empty_value=None,
-                label=f"{ORDINALS[index]} player out")
+                label=_("%(ordinal)s player out") % {"ordinal": ORDINALS[index]})
         self.order_fields([f"out_{i + 1}" for i in range(len(seated) - 1)] + ["finished", "reason"])
         if not organizer:
             del self.fields["reason"]
@@ -80,12 +83,12 @@ def _act(request, table, seated, mine, organizer):
             if action == "decide":
                 table_steps.decide_table(table, user=request.user, eliminations=form.eliminations(),
                                          finished=form.cleaned_data["finished"], reason=form.cleaned_data["reason"])
-                messages.success(request, "The table's result is recorded.")
+                messages.success(request, _("The table's result is recorded."))
             else:
                 table_steps.report_table(table, user=request.user, eliminations=form.eliminations(),
                                          finished=form.cleaned_data["finished"])
-                messages.success(request, "Your report is in: it counts once every other player at the table "
-                                          "confirms it.")
+                messages.success(request, _("Your report is in: it counts once every other player at the "
+                                            "table confirms it."))
         except DomainError as error:
             show_refusal(form, error)
             return None, form
@@ -94,12 +97,12 @@ def _act(request, table, seated, mine, organizer):
     try:
         if action == "confirm":
             table_steps.confirm_table(report, user=request.user)
-            messages.success(request, "You confirmed the report.")
+            messages.success(request, _("You confirmed the report."))
         elif action == "dispute":
             table_steps.dispute_table(report, user=request.user, reason=request.POST.get("reason", ""))
-            messages.success(request, "You disputed the report: an organizer decides.")
+            messages.success(request, _("You disputed the report: an organizer decides."))
         else:
-            raise DomainError("Choose report, confirm, dispute or decide.")
+            raise DomainError(_("Choose report, confirm, dispute or decide."))
     except DomainError as error:
         messages.error(request, str(error))
     return back, None

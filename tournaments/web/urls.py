@@ -3,6 +3,8 @@ from django.urls import include, path
 from tournaments.web import (
     account_settings,
     battles,
+    calendars,
+    embed,
     lists,
     organizer,
     players,
@@ -12,6 +14,7 @@ from tournaments.web import (
     swiss,
     tables,
     views,
+    webhooks,
 )
 
 urlpatterns = [
@@ -20,8 +23,10 @@ urlpatterns = [
     path("", include("tournaments.web.live_urls")),
     path("events/new/", organizer.event_create, name="event-create"),
     path("events/<slug:slug>/", views.event_detail, name="event-detail"),
+    path("embed/events/<slug:slug>/", embed.event_embed, name="event-embed"),  # the framable widget
     path("events/<slug:slug>/manage/", organizer.event_manage, name="event-manage"),
     path("events/<slug:slug>/audit/", organizer.event_audit, name="event-audit"),
+    path("events/<slug:slug>/webhooks/", webhooks.event_webhooks, name="event-webhooks"),
     path("events/<slug:slug>/round/", rounds.round_page, name="event-round"),
     path("events/<slug:slug>/swiss/", swiss.swiss_act, name="event-swiss"),
     path("events/<slug:slug>/lists/", lists.event_lists, name="event-lists"),
@@ -48,4 +53,7 @@ urlpatterns = [
     path("events/<slug:slug>/withdraw/", players.withdraw_from_event, name="event-withdraw"),
     path("invitations/<int:pk>/answer/", players.answer_invitation, name="invitation-answer"),
     path("organizer-invitations/<int:pk>/", organizer.organizer_invitation, name="organizer-invitation"),
+    path("events/<slug:slug>/calendar.ics", calendars.event_calendar, name="event-calendar"),
+    path("calendar/<str:token>.ics", calendars.my_calendar_feed, name="my-calendar-feed"),
+    path("my/calendar/", calendars.my_calendar, name="my-calendar"),
 ]

@@ -4,14 +4,15 @@ from datetime import date
 
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 
 from tournaments import timezones, trust
-from tournaments.domain import TIEBREAKERS
 from tournaments.events.services import odd_registration_warning, registration_refusal
 from tournaments.leagues import seasons
 from tournaments.models import Event, Group, Invitation, Registration
 from tournaments.results import confirmation
 from tournaments.results.recording import disqualification_offers
+from tournaments.standings.labels import group_tiebreakers
 from tournaments.standings.queries import (
     crosstable,
     ranked_entries,
@@ -55,8 +56,8 @@ def home(request):
     phases["ongoing"].sort(key=lambda e: (e.starts_on or far, e.name.casefold()))
     phases["upcoming"].sort(key=lambda e: (e.starts_on or far, e.name.casefold()))
     phases["past"].sort(key=lambda e: (e.ends_on or e.starts_on or date.min, e.created_at), reverse=True)
-    sections = [("ongoing", "Happening now", phases["ongoing"]), ("upcoming", "Coming up", phases["upcoming"]),
-                ("past", "Past events", phases["past"])]
+    sections = [("ongoing", _("Happening now"), phases["ongoing"]), ("upcoming", _("Coming up"), phases["upcoming"]),
+                ("past", _("Past events"), phases["past"])]
     return render(request, "home.html", {"sections": [s for s in sections if s[2]], "q": query,
                                          "count": sum(len(v) for v in phases.values())})
 
@@ -121,7 +122,7 @@ def event_detail(request, slug):
         "is_organizer": organizer,
         "offers": disqualification_offers(event) if organizer else [],
         **_my_place(request, event),
-        "tiebreakers": TIEBREAKERS,
+        "tiebreakers": group_tiebreakers(),
         "final_panels": [_group_panel(g) for g in groups if g.stage == Group.Stage.FINAL],
         "group_panels": [_group_panel(g) for g in groups if g.stage == Group.Stage.QUALIFYING],
         # Waiting and refused registrations, with the organizers' sentence, are for the organizers and

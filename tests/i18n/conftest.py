@@ -1,0 +1,1 @@
+from tests.api.conftest import harbour  # noqa: F401  (Olga's empty Harbour Open)
