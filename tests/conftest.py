@@ -124,3 +124,14 @@ def fresh_cache():
     yield
     cache.clear()
     forget_everything_local()
+
+
+@pytest.fixture(autouse=True)
+def site_language():
+    """Each test starts in the site's language: a request asking for German leaves German active in its thread
+    (as a web process's next request would reset it), and code a test calls directly must not inherit it."""
+    from django.utils import translation
+
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)

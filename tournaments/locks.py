@@ -35,11 +35,12 @@ from __future__ import annotations
 import zlib
 
 from django.db import DatabaseError, IntegrityError, OperationalError, connection
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Battle, Event, General, Invitation, Report, name_key
 
-LOST_RACE = ("Another request changed this at the same moment, so this one was not applied: reload the "
-             "page (or read it again) to see what is recorded now, then try again if still needed.")
+LOST_RACE = _("Another request changed this at the same moment, so this one was not applied: reload the page "
+              "(or read it again) to see what is recorded now, then try again if still needed.")
 
 # SQLSTATEs of a lost race: a unique violation, a deadlock, a serialization failure, a lock not
 # available (NOWAIT).

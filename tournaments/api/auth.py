@@ -9,6 +9,7 @@ from axes.exceptions import AxesBackendPermissionDenied
 from django.conf import settings
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import ngettext
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
@@ -26,8 +27,11 @@ from tournaments.api.parsers import JSONParser
 
 def lockout_sentence():
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    return (f"Too many failed sign-ins for this username from your address: signing in is locked for "
-            f"{minutes} minutes. Ask an organizer if you have forgotten your password.")
+    return ngettext("Too many failed sign-ins for this username from your address: signing in is locked for "
+                    "%(minutes)s minute. Ask an organizer if you have forgotten your password.",
+                    "Too many failed sign-ins for this username from your address: signing in is locked for "
+                    "%(minutes)s minutes. Ask an organizer if you have forgotten your password.",
+                    minutes) % {"minutes": minutes}
 
 
 class LoginRateThrottle(ScopedRateThrottle):

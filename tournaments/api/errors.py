@@ -8,6 +8,7 @@ when the event's state forbids it or another request changed it at the same mome
 """
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.db import DataError
+from django.utils.translation import gettext as _
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
@@ -56,7 +57,8 @@ def exception_handler(exc, context):
         return Response({"detail": too_large_sentence(), "code": "too_large"},
                         status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
     if isinstance(exc, SuspiciousOperation):  # e.g. too many fields or files in a form body
-        return Response({"detail": f"The request cannot be read: {exc}", "code": "bad_request"},
+        return Response({"detail": _("The request cannot be read: %(problem)s") % {"problem": exc},
+                         "code": "bad_request"},
                         status=status.HTTP_400_BAD_REQUEST)
     if lost_race(exc):
         # Another request won (a unique constraint backing an "at most one" rule, a deadlock): the
@@ -64,7 +66,7 @@ def exception_handler(exc, context):
         return Response({"detail": LOST_RACE, "code": "conflict"}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, OverflowError | DataError):
         # An id or number beyond what the database stores (e.g. 2**70): bad input, not a server fault.
-        return Response({"detail": "A number in the request is out of range.", "code": "invalid"},
+        return Response({"detail": _("A number in the request is out of range."), "code": "invalid"},
                         status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
     if response is None:

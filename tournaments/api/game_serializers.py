@@ -1,6 +1,7 @@
 """What the API reads and writes about game systems, deck and army lists, and Swiss events
 (the views are in game_views.py). Shape only: the rules are the services' (tournaments.lists,
 tournaments.swiss) and the game systems' (game_systems/)."""
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -80,7 +81,7 @@ class ObjectField(serializers.JSONField):
     def to_internal_value(self, data):
         data = super().to_internal_value(data)
         if not isinstance(data, dict):
-            raise serializers.ValidationError("Send a JSON object.")
+            raise serializers.ValidationError(_("Send a JSON object."))
         return data
 
 

@@ -6,6 +6,7 @@ import json
 
 from django.db.models import Prefetch
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
@@ -79,14 +80,15 @@ class GameViewSet(IdempotentPosts, viewsets.ViewSet):
 
 def _require_lists(event):
     if event.game_system.list_checker is None:
-        raise Conflict(f"{event.name} is played in {event.game_system.short_name}, which has no deck or army lists.")
+        raise Conflict(_("%(event)s is played in %(game)s, which has no deck or army lists.")
+                       % {"event": event.name, "game": event.game_system.short_name})
 
 
 def _event_general(request, event, general):
     """The general named in a body, or the caller's own."""
     general = general or trust.general_of(request.user)
     if general is None:
-        raise DomainError("You have no general in this event: name one (organizers).", field="general")
+        raise DomainError(_("You have no general in this event: name one (organizers)."), field="general")
     return general
 
 
@@ -215,8 +217,11 @@ class EventGameViewSet(IdempotentPosts, viewsets.GenericViewSet):
         registration = get_object_or_404(event.registrations.select_related("general"), general_id=general_id,
                                          status__in=lists.LIST_HOLDERS)
         if not lists.may_see_list(request.user, event, registration):
-            raise NotAllowed(f"{registration.general.name}'s list is for the organizers and its player"
-                             + (" until the lists are public." if event.list_visibility == "open" else "."))
+            if event.list_visibility == "open":
+                sentence = _("%(general)s's list is for the organizers and its player until the lists are public.")
+            else:
+                sentence = _("%(general)s's list is for the organizers and its player.")
+            raise NotAllowed(sentence % {"general": registration.general.name})
         return Response(gs.ListVersionSerializer(
             _versions().filter(registration=registration).order_by("-version"), many=True).data)
 
@@ -246,13 +251,14 @@ class EventGameViewSet(IdempotentPosts, viewsets.GenericViewSet):
         upload = request.FILES.get("csv")
         if upload is not None:
             if upload.size > lists.MAX_INPUT_BYTES:
-                raise DomainError(f"The file is larger than {lists.MAX_INPUT_BYTES // 1_000_000} MB.", field="csv")
+                raise DomainError(_("The file is larger than %(megabytes)s MB.")
+                                  % {"megabytes": lists.MAX_INPUT_BYTES // 1_000_000}, field="csv")
             try:
                 return upload.read().decode("utf-8-sig")
             except UnicodeDecodeError:
-                raise DomainError("The file is not UTF-8 text.", field="csv") from None
+                raise DomainError(_("The file is not UTF-8 text."), field="csv") from None
         if not hasattr(request.data, "keys"):
-            raise ValidationError({"csv": ['Send {"csv": "<the CSV text>"} or a multipart file named csv.']})
+            raise ValidationError({"csv": [_('Send {"csv": "<the CSV text>"} or a multipart file named csv.')]})
         payload = gs.ListPoolInputSerializer(data={"csv": request.data.get("csv")})
         payload.is_valid(raise_exception=True)
         return payload.validated_data["csv"]

@@ -24,6 +24,7 @@ from datetime import timedelta
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework.response import Response
 
 from tournaments.domain import Conflict, DomainError
@@ -66,8 +67,8 @@ def _read_key(request):
         return None
     key = key.strip()
     if not key or len(key) > MAX_KEY_LENGTH or not key.isprintable():
-        raise DomainError(f"The {HEADER} header is 1 to {MAX_KEY_LENGTH} printable characters (e.g. a UUID).",
-                          field=HEADER)
+        raise DomainError(_("The %(header)s header is 1 to %(length)s printable characters (e.g. a UUID).")
+                          % {"header": HEADER, "length": MAX_KEY_LENGTH}, field=HEADER)
     return key
 
 
@@ -96,12 +97,13 @@ def claim(request):
             IdempotentRequest.objects.filter(pk=record.pk).delete()
             continue
         if record.fingerprint != fingerprint:
-            raise Conflict(f"This {HEADER} was used with other data: use a new key for a new request.",
-                           field=HEADER)
+            raise Conflict(_("This %(header)s was used with other data: use a new key for a new request.")
+                           % {"header": HEADER}, field=HEADER)
         if record.status_code is not None:
             raise Replay(record)
         if time.monotonic() > deadline:
-            raise Conflict(f"A request with this {HEADER} is still being answered: ask again in a moment.")
+            raise Conflict(_("A request with this %(header)s is still being answered: ask again in a moment.")
+                           % {"header": HEADER})
         time.sleep(0.05)
 
 

@@ -3,6 +3,7 @@
 the API's error body naming what is wrong. The body's size is bounded before any parsing
 (opp.middleware.RequestSizeLimitMiddleware, settings.OPP_MAX_REQUEST_BYTES)."""
 from django.conf import settings
+from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -23,6 +24,6 @@ class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
         if encoding.lower().replace("-", "") != "utf8":
-            raise ParseError("A JSON body must be UTF-8.")
+            raise ParseError(_("A JSON body must be UTF-8."))
         raw = stream.read() if stream is not None else b""
         return read_json(raw)

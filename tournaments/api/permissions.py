@@ -3,6 +3,7 @@ may call an endpoint is read where the endpoint is. The services ask the same ru
 
 The schema (schema.py) documents 403 for reading wherever a view has a permission class that can refuse
 a signed-in user; a class that never refuses reading in practice says so with `refuses_reading = False`."""
+from django.utils.translation import gettext_lazy
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from tournaments import trust
@@ -63,7 +64,7 @@ class SeesReports(BasePermission):
     """A battle's reports are for its two generals and the event's organizers; reporting is for
     them too (`trust.may_report`)."""
 
-    message = "Only the two generals of this battle and the event's organizers see and send its reports."
+    message = gettext_lazy("Only the two generals of this battle and the event's organizers see and send its reports.")
 
     def has_object_permission(self, request, view, obj):
         battle = getattr(obj, "battle", obj)
@@ -91,7 +92,7 @@ class SchedulesOrReportsSeasonBattles(BasePermission):
 
 
 class AnswersInvitation(BasePermission):
-    message = "Only the invited general's player answers the invitation."
+    message = gettext_lazy("Only the invited general's player answers the invitation.")
     refuses_reading = False  # the queryset holds only the user's own invitations: 404
 
     def has_object_permission(self, request, view, obj):
@@ -99,7 +100,7 @@ class AnswersInvitation(BasePermission):
 
 
 class RenamesGeneral(BasePermission):
-    message = "Only the general's player (or site staff) may change a claimed general."
+    message = gettext_lazy("Only the general's player (or site staff) may change a claimed general.")
     refuses_reading = False
 
     def has_object_permission(self, request, view, obj):
@@ -109,7 +110,7 @@ class RenamesGeneral(BasePermission):
 
 
 class AddsGenerals(BasePermission):
-    message = "Only organizers add generals for players without an account."
+    message = gettext_lazy("Only organizers add generals for players without an account.")
     refuses_reading = False
 
     def has_permission(self, request, view):

@@ -10,6 +10,8 @@
 A query parameter an operation does not list in the schema is refused (unknown_parameters.py)."""
 from django.core.paginator import InvalidPage
 from django.db.models import F
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import serializers
 from rest_framework.exceptions import NotFound, ValidationError
@@ -32,13 +34,16 @@ def is_list(view):
 
 def _whole_number(name, text, smallest, largest=None):
     """`text` as a whole number within bounds, or a 400 naming the parameter and what it takes."""
-    allowed = f"from {smallest} to {largest}" if largest is not None else f"from {smallest}"
     try:
         number = int(text)
     except (TypeError, ValueError):
         number = None
     if number is None or number < smallest or (largest is not None and number > largest):
-        raise ValidationError({name: [f"A whole number {allowed}, not {text!r}."]})
+        if largest is None:
+            sentence = _("A whole number from %(smallest)s, not %(text)s.")
+        else:
+            sentence = _("A whole number from %(smallest)s to %(largest)s, not %(text)s.")
+        raise ValidationError({name: [sentence % {"smallest": smallest, "largest": largest, "text": repr(text)}]})
     return number
 
 
@@ -72,8 +77,11 @@ class Pages(PageNumberPagination):
             self.page = paginator.page(number)
         except InvalidPage:
             pages = paginator.num_pages
-            raise NotFound(f"There is no page {number}: the list has {pages} page{'s' if pages != 1 else ''} "
-                           f"of {page_size} (`page` from 1 to {pages}, or `last`).") from None
+            raise NotFound(ngettext("There is no page %(number)s: the list has %(pages)s page of %(size)s "
+                                    "(`page` from 1 to %(pages)s, or `last`).",
+                                    "There is no page %(number)s: the list has %(pages)s pages of %(size)s "
+                                    "(`page` from 1 to %(pages)s, or `last`).", pages)
+                           % {"number": number, "pages": pages, "size": page_size}) from None
         self.display_page_controls = paginator.num_pages > 1 and self.template is not None
         return list(self.page)
 
@@ -115,8 +123,8 @@ class Ordering(BaseFilterBackend):
         unknown = [key for key in keys if key.removeprefix("-") not in fields]
         if unknown:
             raise ValidationError({self.ordering_param: [
-                f"Cannot order by {', '.join(repr(key) for key in unknown)}: order by "
-                f"{', '.join(fields)} (comma-separated, `-` before a name for descending)."]})
+                _("Cannot order by %(unknown)s: order by %(fields)s (comma-separated, `-` before a name for "
+                  "descending).") % {"unknown": ", ".join(repr(key) for key in unknown), "fields": ", ".join(fields)}]})
         return keys
 
     def filter_queryset(self, request, queryset, view):

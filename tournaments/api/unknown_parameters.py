@@ -14,6 +14,8 @@ import re
 import threading
 
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 from rest_framework.settings import api_settings
 
 ALWAYS_TAKEN = frozenset({api_settings.URL_FORMAT_OVERRIDE} - {None})
@@ -68,13 +70,16 @@ def refusal(path, method, names):
     unknown = [name for name in dict.fromkeys(names) if name and name not in taken | ALWAYS_TAKEN]
     if not unknown:
         return None
-    takes = ", ".join(f"`{name}`" for name in sorted(taken)) if taken else "none"
+    # In the language of the request: LocaleMiddleware, earlier in MIDDLEWARE, has already chosen it.
+    takes = (", ".join(f"`{name}`" for name in sorted(taken)) if taken
+             else pgettext("an operation takes no query parameters", "none"))
     listed = ", ".join(f"`{name}`" for name in unknown)
-    noun = "parameter" if len(unknown) == 1 else "parameters"
-    sentence = f"Unknown query {noun} {listed}: {method} {template} takes {takes}."
-    return {"detail": sentence, "code": "invalid",
-            "fields": {name: [f"Not a query parameter of {method} {template} (it takes {takes})."]
-                       for name in unknown}}
+    where = {"names": listed, "method": method, "path": template, "takes": takes}
+    sentence = ngettext("Unknown query parameter %(names)s: %(method)s %(path)s takes %(takes)s.",
+                        "Unknown query parameters %(names)s: %(method)s %(path)s takes %(takes)s.",
+                        len(unknown)) % where
+    field_sentence = _("Not a query parameter of %(method)s %(path)s (it takes %(takes)s).") % where
+    return {"detail": sentence, "code": "invalid", "fields": {name: [field_sentence] for name in unknown}}
 
 
 class UnknownQueryParametersMiddleware:

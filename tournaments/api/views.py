@@ -3,9 +3,11 @@
 import json
 
 from django.db.models import Prefetch, Q
+from django.db.models.functions import Lower
 from django.http import QueryDict
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
@@ -75,7 +77,7 @@ class ScoreboardThrottle(AnonRateThrottle):
 class EventFilter(filters.FilterSet):
     class Meta:
         model = Event
-        fields = ["kind", "state"]
+        fields = ["kind", "state", "game"]
 
 
 class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelMixin, mixins.CreateModelMixin,
@@ -85,7 +87,10 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
     serializer_class = s.EventSerializer
     lookup_field = "slug"
     permission_classes = [IsAuthenticatedOrReadOnly, MayCreateEvents, OrganizesEventToChange]
+    # The list's query (tournaments/api/query.py); newest first without `ordering`.
     filterset_class = EventFilter
+    ordering_fields = {"name": Lower("name"), "starts_on": "starts_on", "created_at": "created_at"}
+    search_fields = ["name", "venue"]
 
     def get_queryset(self):
         return trust.visible_events(self.request.user).select_related("victor").prefetch_related("organizers") \
@@ -180,7 +185,7 @@ class EventViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveModelM
         payload.is_valid(raise_exception=True)
         general = payload.validated_data.get("general") or trust.general_of(request.user)
         if general is None:
-            raise DomainError("You have no general to withdraw.", field="general")
+            raise DomainError(_("You have no general to withdraw."), field="general")
         services.withdraw(event, general, actor=request.user, reason=payload.validated_data["reason"])
         return Response(s.RegistrationSerializer(event.registrations.get(general=general)).data)
 
@@ -399,7 +404,7 @@ def report_payload(request, serializer_class=None):
     read one by one: copying a multipart body would copy its uploaded file too."""
     serializer_class = serializer_class or s.ReportInputSerializer
     if not hasattr(request.data, "keys"):
-        raise ValidationError({"non_field_errors": ["The body must be one JSON object with the report's fields."]})
+        raise ValidationError({"non_field_errors": [_("The body must be one JSON object with the report's fields.")]})
     upload = request.FILES.get("replay")
     if isinstance(request.data, QueryDict):  # a form or multipart body: one value per field
         data = {key: request.data.get(key) for key in request.data if key not in request.FILES}
@@ -470,10 +475,15 @@ class BattleFilter(filters.FilterSet):
 
 
 class BattleViewSet(IdempotentPosts, BattleReportsMixin, mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
-    """The schedule and the results; filter by event, group, round, general, decided."""
+    """The schedule and the results; filter by event, group, round, general, decided; search by a general's
+    name."""
 
     serializer_class = s.BattleSerializer
+    # The list's query (tournaments/api/query.py); by event, group or season, round and number without `ordering`.
     filterset_class = BattleFilter
+    ordering_fields = {"id": "id", "round": "round", "number": "number", "decided_at": "decided_at"}
+    search_fields = ["general_a__name", "general_b__name"]
+    search_description = ["either general's name"]
     permission_classes = [IsAuthenticatedOrReadOnly, OrganizesEventToChange]
 
     def get_object(self):
@@ -593,7 +603,9 @@ class GeneralViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveMode
 
     serializer_class = s.GeneralSerializer
     queryset = ratings.with_ratings(General.objects.order_by("name", "id"))  # the rating fields in the same query
+    # The list's query (tournaments/api/query.py); `search` is the filter's, ignoring case and spaces.
     filterset_class = GeneralFilter
+    ordering_fields = {"name": Lower("name"), "rating": "rating_value", "created_at": "created_at"}
     permission_classes = [IsAuthenticatedOrReadOnly, AddsGenerals, RenamesGeneral]
     http_method_names = ["get", "post", "patch", "head", "options"]
 
@@ -641,7 +653,7 @@ class GeneralViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveMode
         return Response(self.get_serializer(general).data)
 
     @extend_schema(request=None, responses={200: ps.ProfileSerializer, 404: ERROR})
-    @action(detail=True, methods=["get"], filterset_class=None, pagination_class=None)
+    @action(detail=True, methods=["get"], pagination_class=None)
     def profile(self, request, pk=None):
         """The general's record across events (battles, Victories by condition, Stalemates, Resolves,
         forfeits, OPP and place per event) and recent battles, over the events the caller may see."""
@@ -652,15 +664,14 @@ class GeneralViewSet(IdempotentPosts, mixins.ListModelMixin, mixins.RetrieveMode
         return Response(ps.ProfileSerializer(profile).data)
 
     @extend_schema(request=None, responses={200: ps.HeadToHeadSerializer, 400: ERROR, 404: ERROR})
-    @action(detail=True, methods=["get"], url_path=r"versus/(?P<other_id>[0-9]+)", filterset_class=None,
-            pagination_class=None)
+    @action(detail=True, methods=["get"], url_path=r"versus/(?P<other_id>[0-9]+)", pagination_class=None)
     def versus(self, request, pk=None, other_id=None):
         """Head to head: both generals' Victories, Stalemates, Resolves and forfeits against each other and
         their battles, in the events the caller may see."""
         general = self.get_object()
         other = get_object_or_404(General, pk=other_id)
         if other.pk == general.pk:
-            raise DomainError("A general has no battles against themselves: give another general's id.",
+            raise DomainError(_("A general has no battles against themselves: give another general's id."),
                               field="other_id")
         head_to_head = profile_records.head_to_head(general, other, trust.visible_events(request.user))
         return Response(ps.HeadToHeadSerializer(head_to_head).data)

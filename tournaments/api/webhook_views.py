@@ -4,6 +4,7 @@ Each endpoint has its secret (shown here, to those who manage it), its kinds and
 delivery can be sent again. The steps are tournaments.webhooks.services'; they refuse with a sentence
 (errors.py: 400, 403, 409)."""
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -164,6 +165,6 @@ class WebhookResendView(WebhookView):
         """Sends the delivery again as it was (same body, same `X-Warline-Delivery`), its tries counted afresh."""
         delivery = self.endpoint(pk).deliveries.filter(pk=delivery_pk).first()
         if delivery is None:
-            raise NotFound("No such delivery of this webhook.")
+            raise NotFound(_("No such delivery of this webhook."))
         delivery = services.resend(request.user, delivery)
         return Response(WebhookDeliverySerializer(delivery).data, status=status.HTTP_202_ACCEPTED)

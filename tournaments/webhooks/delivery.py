@@ -129,8 +129,9 @@ def failed(delivery, error, answer=None) -> str:
 def disable(endpoint, last_error) -> bool:
     """Disables the endpoint with the reason; False when another job did it first."""
     now = timezone.now()
-    reason = (_("Disabled after %(count)d failed deliveries in a row; the last: %(error)s")
-              % {"count": endpoint.consecutive_failures, "error": last_error})[:300]
+    with translation.override(settings.LANGUAGE_CODE):  # a record: the site's language, whoever's thread runs
+        reason = (_("Disabled after %(count)d failed deliveries in a row; the last: %(error)s")
+                  % {"count": endpoint.consecutive_failures, "error": last_error})[:300]
     done = WebhookEndpoint.objects.filter(pk=endpoint.pk, active=True).update(
         active=False, disabled_at=now, disabled_reason=reason)
     if done:
