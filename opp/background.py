@@ -15,6 +15,7 @@ import logging
 import queue
 import threading
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.signals import request_started
@@ -45,6 +46,12 @@ def run_later(task, *args) -> None:
     else:
         _ensure_thread()
         _jobs.put((task, args))
+
+
+def doubling_pause(attempts: int, first: float, most: float) -> timedelta:
+    """The wait before the next try of a job's row after its `attempts`-th failure: `first`, doubled after each
+    failure, never more than `most` (mails and webhook deliveries alike)."""
+    return timedelta(seconds=min(first * 2 ** max(attempts - 1, 0), most))
 
 
 def register_sweep(function) -> None:

@@ -34,6 +34,7 @@ from icalendar import Event as CalendarEntry
 
 from tournaments import trust
 from tournaments.models import Battle, NotificationSettings, Registration, Report, Table, TableReport
+from tournaments.notifications import site_url
 from tournaments.timezones import UTC, in_event_zone, zone_of
 
 PRODID = "-//WARLINE Organized Play//Calendar feeds//EN"
@@ -68,12 +69,8 @@ def uid(what) -> str:
     return f"{what}@{site_host()}"
 
 
-def absolute(path) -> str:
-    return f"{settings.OPP_SITE_URL}{path}"
-
-
 def event_url(event) -> str:
-    return absolute(reverse("event-detail", args=[event.slug]))
+    return site_url(reverse("event-detail", args=[event.slug]))
 
 
 # --- what is on an event's schedule --------------------------------------------------------------------
@@ -91,7 +88,7 @@ def event_entries(event) -> list[Entry]:
                              _("%(event)s: lists lock") % {"event": one_line(event.name)},
                              in_event_zone(event.list_deadline, event),
                              description=_("Submit or change your list before then."),
-                             url=absolute(reverse("event-lists", args=[event.slug]))))
+                             url=site_url(reverse("event-lists", args=[event.slug]))))
     return entries
 
 
@@ -137,7 +134,7 @@ def _battles_to_play(me, events):
         else:
             continue  # a league battle without a day: nothing to put in a calendar
         entries.append(Entry(uid(f"battle-{battle.pk}"), summary, start, end, location=event.venue,
-                             url=absolute(reverse("battle-detail", args=[battle.pk])),
+                             url=site_url(reverse("battle-detail", args=[battle.pk])),
                              description=_("Report the result on the battle's page.")))
     for table in _tables_to_play(me, events):
         event = by_pk[table.event_id]
@@ -146,7 +143,7 @@ def _battles_to_play(me, events):
             _("%(event)s: %(round)s, table %(table)s") % {"event": one_line(event.name), "round": table.swiss_round,
                                                           "table": table.number},
             in_event_zone(table.swiss_round.paired_at, event),
-            url=absolute(reverse("table-detail", args=[table.pk])), location=event.venue,
+            url=site_url(reverse("table-detail", args=[table.pk])), location=event.venue,
             description=_("Players in seat order: %(players)s") % {"players": ", ".join(
                 one_line(seat.general.name) for seat in sorted(table.seats.all(), key=lambda seat: seat.seat))}))
     return entries
@@ -177,7 +174,7 @@ def _reports_to_answer(user, me, visible):
             summary = _("%(event)s: confirm or dispute the report of %(battle)s") % names
             description = _("It counts by itself then if you do not answer.")
         entries.append(Entry(uid(f"report-{report.pk}-confirm-by"), summary, in_event_zone(report.confirm_by, event),
-                             description=description, url=absolute(reverse("battle-detail", args=[battle.pk]))))
+                             description=description, url=site_url(reverse("battle-detail", args=[battle.pk]))))
     table_reports = (TableReport.objects.filter(table__seats__general=me, status=TableReport.Status.AWAITING,
                                                 confirm_by__isnull=False, table__event__in=visible)
                      .select_related("table__event", "table__swiss_round").order_by("confirm_by", "pk"))
@@ -192,7 +189,7 @@ def _reports_to_answer(user, me, visible):
             description = _("It counts by itself then if you do not answer.")
         entries.append(Entry(uid(f"table-report-{report.pk}-confirm-by"), summary,
                              in_event_zone(report.confirm_by, event), description=description,
-                             url=absolute(reverse("table-detail", args=[table.pk]))))
+                             url=site_url(reverse("table-detail", args=[table.pk]))))
     return entries
 
 

@@ -24,6 +24,7 @@ from django.core.mail import EmailMessage, get_connection
 from django.db import connection as database
 from django.utils import timezone
 
+from opp.background import doubling_pause
 from tournaments.models import Notification
 
 logger = logging.getLogger(__name__)
@@ -44,7 +45,7 @@ class Outcome:
 def retry_delay(attempts: int) -> timedelta:
     """The pause after the `attempts`-th failed try: the first pause, doubled each time, up to the cap."""
     first, cap = settings.OPP_MAIL_RETRY_SECONDS, settings.OPP_MAIL_RETRY_MAX_SECONDS
-    return timedelta(seconds=min(first * 2 ** max(attempts - 1, 0), cap))
+    return doubling_pause(attempts, first, cap)
 
 
 def due_ids(now=None, limit=None) -> list[int]:

@@ -22,10 +22,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from opp.background import doubling_pause
 from tournaments.mailing import outbox
 from tournaments.mailing.language import footer, written_in
 from tournaments.models import Notification, NotificationSettings, WebhookDelivery, WebhookEndpoint
-from tournaments.webhooks import addresses, listeners, payloads, signing
+from tournaments.notifications import site_url
+from tournaments.webhooks import addresses, listeners, signing
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +49,7 @@ def backoff(attempts: int) -> timedelta:
     """The wait after the `attempts`-th failed try: 30 s, 1 min, 2 min, 4 min ... at most an hour."""
     first = float(getattr(settings, "OPP_WEBHOOKS_RETRY_SECONDS", 30))
     most = float(getattr(settings, "OPP_WEBHOOKS_RETRY_MAX_SECONDS", 3600))
-    return timedelta(seconds=min(first * 2 ** max(attempts - 1, 0), most))
+    return doubling_pause(attempts, first, most)
 
 
 def headers_for(delivery, secret, *, now=None) -> dict[str, str]:
@@ -142,8 +144,8 @@ def disable(endpoint, last_error) -> bool:
 
 def settings_page(endpoint) -> str:
     if endpoint.event_id:
-        return payloads.site_url(reverse("event-webhooks", args=[endpoint.event.slug]))
-    return payloads.site_url(reverse("admin:tournaments_webhookendpoint_change", args=[endpoint.pk]))
+        return site_url(reverse("event-webhooks", args=[endpoint.event.slug]))
+    return site_url(reverse("admin:tournaments_webhookendpoint_change", args=[endpoint.pk]))
 
 
 def tell_owner(endpoint) -> None:

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import json
 
-from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
 
 from tournaments import audit
 from tournaments.models import Battle, Event, Table
+from tournaments.notifications import site_url
 
 MOST_BATTLES = 500  # a pairing's list of battles to play stops there (a body stays small)
-
-
-def site_url(path: str) -> str:
-    return settings.OPP_SITE_URL.rstrip("/") + path
 
 
 def envelope(kind: str, delivery_id, event: Event | None, data: dict) -> str:
