@@ -20,7 +20,9 @@ after a disqualification). Then, interleaving the two so that machine noise hits
 The two must agree on every general's OPP and victories (checked). Goal (issue #16; #8 asked
 <= 2): product time <= 1.5 x baseline. Also a 64-general round-robin group (2,016 decided battles):
 `group_standings` median over many runs, goal <= 3 ms (#8: < 5 ms), with the same SQL for that
-group as its baseline; and the growth curve over 1k / 10k / 100k generals.
+group as its baseline and the product's two statements timed alone (the counting; the members with
+their disqualification), so that the database's share shows beside the rest; and the growth curve over
+1k / 10k / 100k generals.
 Loading the 100k season (10,000,000 battles) takes a few minutes the first time.
 """
 from __future__ import annotations
@@ -144,7 +146,7 @@ def _add_members(season) -> None:
 
 def load_group(size: int, seed: int):
     """A tournament qualifying group of `size` generals, every round-robin battle decided."""
-    from django.db import transaction
+    from django.db import connection, transaction
 
     from tournaments.models import Battle, Event, General, Group, GroupMember
 
@@ -166,6 +168,8 @@ def load_group(size: int, seed: int):
                                   general_a=first, general_b=second, kind=kind, winner_id=winner,
                                   condition=condition, forfeited_by_id=forfeited_by))
         Battle.objects.bulk_create(battles, batch_size=5_000)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE tournaments_battle")  # as autovacuum would: the planner sees the group's battles
     return group
 
 
@@ -229,23 +233,33 @@ def measure_season(generals: int, per_general: int, seed: int, repeats: int, *, 
 
 
 def measure_group(size: int, seed: int, repeats: int):
+    """Medians of the product and the baseline, and of the product's two statements alone (each run as
+    `group_standings` runs it, with its Python): {"product", "baseline", "counting", "members"} in seconds."""
     from tournaments.models import Group
-    from tournaments.standings.tables import group_standings
+    from tournaments.standings.tables import _read_members, group_standings
+    from tournaments.standings.tallies import count_in_database
 
     group = load_group(size, seed)
     award = group.event.forfeit_award
     check_agree(baseline(0, award.opp, award.counts_as_victory, group_id=group.pk), group_standings(group))
     group = Group.objects.select_related("event").get(pk=group.pk)
-    for _ in range(20):
-        group_standings(group)  # warm
+    keys = list(_read_members("group", "default", scope=group.pk, event_id=group.event_id))
+    runs = {
+        "product": lambda: group_standings(group),
+        "baseline": lambda: baseline(0, award.opp, award.counts_as_victory, group_id=group.pk),
+        "counting": lambda: count_in_database(generals=keys, forfeit_award=award, group_id=group.pk, add_unknown=True),
+        "members": lambda: _read_members("group", "default", scope=group.pk, event_id=group.event_id),
+    }
+    for run in runs.values():
+        for _ in range(20):
+            run()  # warm
     gc.collect()
-    # Alternating blocks of 10 runs, so that a change in the machine's load hits both alike.
-    product_times, base_times = [], []
+    # Alternating blocks of 10 runs, so that a change in the machine's load hits all alike.
+    times = {name: [] for name in runs}
     for _ in range(max(1, repeats // 10)):
-        product_times += median_time(lambda: group_standings(group), 10)[1]
-        base_times += median_time(lambda: baseline(0, award.opp, award.counts_as_victory, group_id=group.pk),
-                                  10)[1]
-    return statistics.median(base_times), statistics.median(product_times)
+        for name, run in runs.items():
+            times[name] += median_time(run, 10)[1]
+    return {name: statistics.median(values) for name, values in times.items()}
 
 
 def main() -> None:
@@ -265,7 +279,9 @@ def main() -> None:
     print(f"season: {args.generals:,} generals, {args.generals * args.battles_per_general:,} confirmed battles "
           f"(seed {args.seed}); database opp_bench_standings_{args.generals}")
     _, base, prod = measure_season(args.generals, args.battles_per_general, args.seed, args.repeats)
-    group_base, group_prod = measure_group(args.group_size, args.seed, args.group_repeats)
+    load_before = Path("/proc/loadavg").read_text().split()[0]
+    group = measure_group(args.group_size, args.seed, args.group_repeats)
+    group_base, group_prod = group["baseline"], group["product"]
     battles_in_group = args.group_size * (args.group_size - 1) // 2
 
     rows = [
@@ -278,6 +294,15 @@ def main() -> None:
     ]
     print(TABLE_HEAD)
     print("\n".join(rows))
+    print(f"\nthe group's table, part by part (medians, same runs; load average {load_before} before, "
+          f"{Path('/proc/loadavg').read_text().split()[0]} after):")
+    print("| part | time | of the product |\n|---|---|---|")
+    for name, label in (("counting", "the counting statement (`count_in_database`)"),
+                        ("members", "the members with their disqualification (`_read_members`)"),
+                        ("baseline", "the baseline SQL, for comparison")):
+        print(f"| {label} | {group[name] * 1000:.2f} ms | {group[name] / group_prod:.0%} |")
+    rest = group_prod - group["counting"] - group["members"]
+    print(f"| the rest: ranking (`rank_tallies`), the table | {rest * 1000:.2f} ms | {rest / group_prod:.0%} |")
 
     if not args.no_curve:
         print(f"\ngrowth (battles = generals x {args.battles_per_general}; product median of 3 (1 from 5M "

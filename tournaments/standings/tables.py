@@ -4,8 +4,12 @@ whole event. Read-only: nothing here writes."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+from django.db import connections
 from django.db.models import Exists, OuterRef, Q
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 
 from tournaments.domain import BattleResult, Kind, Outcome, rank_tallies
 from tournaments.models import Battle, Disqualification, General
@@ -56,29 +60,30 @@ class StandingsTable:
         return [(row, self.generals[row.general]) for row in self.rows]
 
 
-def standings_table(event, generals, *, group_id=None, season_id=None, disqualifications=None):
-    """Counted by the database (tournaments/standings/tallies.py), ranked by the domain (R24). A general of a
-    counted battle who is not among `generals` (e.g. withdrawn later) keeps a row: the table never
-    loses a played battle."""
-    disqualifications = event.disqualifications.all() if disqualifications is None else disqualifications
-    # Whether each is disqualified comes with the generals: one round trip fewer per table. (One
-    # statement for generals and counters was tried and measured slower: docs/performance.md, section 2.)
-    annotated = generals.annotate(is_disqualified=Exists(disqualifications.filter(general=OuterRef("pk"))))
-    generals = {g.key: g for g in annotated}
-    tallies = count_in_database(generals=list(generals), forfeit_award=event.forfeit_award, group_id=group_id,
-                                season_id=season_id, add_unknown=True)
+def standings_table(event, kind, *, using="default", **ids):
+    """Counted by the database (tournaments/standings/tallies.py), ranked by the domain (R24). `kind`:
+    "group" or "season"; `ids`: scope (the group's or the season's id), event_id, and a season's number. A
+    general of a counted battle who is not among the members (e.g. withdrawn later) keeps a row: the
+    table never loses a played battle."""
+    # Two statements, the members and the counters. One statement for both was measured 5 % faster
+    # for a group on a busy host and slower for a season, whose plan PostgreSQL then JIT-compiles at
+    # length (docs/performance.md, section 2).
+    generals = _read_members(kind, using, **ids)
+    scope = {"group_id": ids["scope"]} if kind == "group" else {"season_id": ids["scope"]}
+    tallies = count_in_database(generals=list(generals), forfeit_award=event.forfeit_award, add_unknown=True,
+                                using=using, **scope)
     missing = [key for key in tallies if key not in generals]
     if missing:
-        generals.update({g.key: g for g in General.objects.filter(pk__in=missing).annotate(
-            is_disqualified=Exists(disqualifications.filter(general=OuterRef("pk"))))})
+        _members, disqualifications = _MEMBERS[kind](**ids)
+        outsiders = _with_disqualification(General.objects.filter(pk__in=missing), disqualifications)
+        generals.update({g.key: g for g in outsiders.using(using)})
     rows = rank_tallies(tallies, disqualified={key for key, g in generals.items() if g.is_disqualified})
     return StandingsTable(rows=rows, generals=generals,
                           pending_results=sum(t["pending"] for t in tallies.values()) // 2)
 
 
 def group_standings(group):
-    generals = General.objects.filter(group_memberships__group=group)
-    return standings_table(group.event, generals, group_id=group.pk)
+    return standings_table(group.event, "group", scope=group.pk, event_id=group.event_id)
 
 
 def counted_in_event(event):
@@ -90,17 +95,128 @@ def counted_in_event(event):
     return counted
 
 
-def members_of(season):
-    return General.objects.filter(season_memberships__season=season)
-
-
-def disqualifications_of(season):
-    """Disqualifications that mark this season: decided in it or in an earlier one (R88)."""
-    return Disqualification.objects.filter(event_id=season.event_id).filter(
-        Q(season__isnull=True) | Q(season__number__lte=season.number))
-
-
 def season_standings(season):
     """The season's table: its members as it held them, its battles, its disqualifications."""
-    return standings_table(season.event, members_of(season), season_id=season.pk,
-                           disqualifications=disqualifications_of(season))
+    return standings_table(season.event, "season", scope=season.pk, event_id=season.event_id, number=season.number)
+
+
+# --- a table's members, with their disqualification ------------------------------------------------------
+#
+# Who is in a table is an ORM query (`_MEMBERS`). Django took longer to build and compile it than PostgreSQL
+# took to answer it (0.6 of the 1.8 ms a 64-general group's members cost; docs/performance.md, section 2),
+# so each kind of table's query is compiled once per database with stand-in ids, and every table runs
+# that SQL with its own ids in their places. The rules (which disqualifications mark a season, R88) stay
+# spelled once, in the ORM.
+
+def _group_members(scope, event_id, number=None):
+    """A group's members; the event's disqualifications (R23)."""
+    return General.objects.filter(group_memberships__group_id=scope), Disqualification.objects.filter(event_id=event_id)
+
+
+def _season_members(scope, event_id, number):
+    """A season's members as it held them (R88); the disqualifications that mark it: decided in it or in
+    an earlier season."""
+    return (General.objects.filter(season_memberships__season_id=scope),
+            Disqualification.objects.filter(event_id=event_id).filter(
+                Q(season__isnull=True) | Q(season__number__lte=number)))
+
+
+_MEMBERS = {"group": _group_members, "season": _season_members}
+
+
+def _with_disqualification(generals, disqualifications):
+    """The generals with `is_disqualified`, without `created_at`: no table shows it, and reading it back
+    (Django's time-zone loader runs in Python) cost an eighth of a 64-general group's table. A caller
+    that reads it gets it loaded, as any deferred field."""
+    return generals.defer("created_at").annotate(
+        is_disqualified=Exists(disqualifications.filter(general=OuterRef("pk"))))
+
+
+# Two sets of ids each statement is compiled with. Plausible values (Django drops a condition that no value
+# in a field's range can meet: a negative season number), and the two compilations must give the same SQL,
+# so that no value changed the statement; a parameter that differs between them is an id, the others are
+# the query's own constants.
+_STAND_INS = ({"scope": 30_001, "event_id": 30_002, "number": 30_003},
+              {"scope": 30_011, "event_id": 30_012, "number": 30_013})
+_NEEDED = {"group": {"scope", "event_id"}, "season": {"scope", "event_id", "number"}}
+
+
+class StatementError(RuntimeError):
+    """The members' query cannot be compiled once for every table (a programming error, found at the
+    first table read)."""
+
+
+@dataclass(frozen=True)
+class _MembersStatement:
+    sql: str
+    params: tuple  # (name of an id, None) or (None, a constant of the query), in order
+    query: object  # the compiled Query: its columns' converters, on the caller's connection
+    columns: tuple  # the select's expressions, in order
+    fields: tuple  # General's attnames, for columns[first:end]
+    first: int
+    end: int
+    flag: int  # the column of `is_disqualified`
+    converted: bool  # whether the database has converters for any column (SQLite: it does)
+
+
+@lru_cache(maxsize=8)
+def _members_statement(kind, using):
+    """The members' query of a kind of table compiled for the database `using`, once per process."""
+    compiled = []
+    for stand_ins in _STAND_INS:
+        generals, disqualifications = _MEMBERS[kind](**stand_ins)
+        compiler = _with_disqualification(generals, disqualifications).query.get_compiler(using=using)
+        compiled.append((compiler, *compiler.as_sql()))
+    (compiler, sql, params), (_other, other_sql, other_params) = compiled
+    names = {value: name for name, value in _STAND_INS[0].items()}
+    if sql != other_sql or len(params) != len(other_params):
+        raise StatementError(f"The {kind} members' statement depends on the ids' values.")
+    slots = tuple((None, first) if first == second else (names.get(first), None)
+                  for first, second in zip(params, other_params, strict=True))
+    if {name for name, _value in slots if name} != _NEEDED[kind] or (None, None) in slots:
+        raise StatementError(f"The {kind} members' ids are not all parameters of the statement.")
+    select_fields = compiler.klass_info["select_fields"]
+    first, end = select_fields[0], select_fields[-1] + 1
+    columns = tuple(column for column, _sql, _alias in compiler.select)
+    return _MembersStatement(sql=sql, params=slots, query=compiler.query, columns=columns,
+                             fields=tuple(column.target.attname for column in columns[first:end]), first=first,
+                             end=end, flag=compiler.annotation_col_map["is_disqualified"],
+                             converted=bool(compiler.get_converters(columns)))
+
+
+def _read_members(kind, using, **ids):
+    """{key: General with `is_disqualified`}: the table's members in the query's order, from the
+    statement compiled once, as the ORM would give them (the database's converters; `_loaded`)."""
+    statement = _members_statement(kind, using)
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, [ids[name] if name else value for name, value in statement.params])
+        rows = cursor.fetchall()
+    if statement.converted:
+        compiler = statement.query.get_compiler(connection=connection)
+        rows = compiler.apply_converters(rows, compiler.get_converters(statement.columns))
+    listened = pre_init.has_listeners(General) or post_init.has_listeners(General)
+    build = _from_db if listened else _loaded
+    members = {}
+    fields, first, end, flag = statement.fields, statement.first, statement.end, statement.flag
+    for row in rows:
+        general = build(General, using, fields, row[first:end])
+        general.is_disqualified = row[flag]
+        members[general.key] = general
+    return members
+
+
+def _from_db(model, using, fields, values):
+    return model.from_db(using, fields, values)
+
+
+def _loaded(model, using, fields, values):
+    """The instance `model.from_db(using, fields, values)` gives (a field not in `fields` deferred: loaded
+    when read), without running Model.__init__ field by field, which took a fifth of a 64-general group's
+    table. Only while nothing listens to the model's pre_init or post_init: __init__ sends them."""
+    instance = model.__new__(model)
+    instance._state = ModelState()
+    instance._state.adding = False
+    instance._state.db = using
+    instance.__dict__.update(zip(fields, values, strict=True))
+    return instance

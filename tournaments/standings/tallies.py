@@ -9,15 +9,16 @@ disqualified one). The domain's own `tally` counts one representative battle for
 (e.g. the disqualified general of a battle not fought) are not counted at all. So the statement
 gives each side of each battle one small class number with a single `CASE`, counts the sides per
 general and class (ten or eleven classes, packed three to an aggregate: four sums and a count
-instead of one filtered aggregate per figure), and turns those counts into the figures with the
-domain's per-class figures, per general, after the aggregation. No rule is spelled twice: change
-the domain and the statement follows. Property tests compare both countings on random seasons and
+instead of one filtered aggregate per figure), and Python turns each general's counts into the figures
+with the domain's per-class figures. No rule is spelled twice: change the domain and the statement
+follows. Property tests compare both countings on random seasons and
 groups, packed and unpacked (tests/tournaments/test_tallies.py).
 
 Why: a league season of a million battles would otherwise be read row by row into Python.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from django.db import connections
@@ -96,10 +97,13 @@ def _side_class(vectors, classes, general):
 
 
 def _figure(classes, position):
-    """One counter as a sum of the class counts c0, c1, ... weighted by what each class gives."""
+    """One counter as a sum of the class counts c0, c1, ... weighted by what each class gives (a Python
+    expression)."""
     terms = []
     for vector, index in classes.items():
         weight = vector[position]
+        if type(weight) is not int:
+            raise TypeError(f"a figure must be a whole number, not {weight!r}")
         if weight == 1:
             terms.append(f"c{index}")
         elif weight:
@@ -110,15 +114,24 @@ def _figure(classes, position):
 # Class counts travel packed, FIELD_BITS bits each, several to one SUM of int4 values (the largest
 # value, 2 ** (FIELD_BITS * (PER_SUM - 1)), stays an int4): fewer aggregates per side of a battle.
 # Exact while no general has 2 ** FIELD_BITS sides or more in the table; `side_count` says, and a table
-# with such a general is counted again without packing (`_fetch_counted`).
+# with such a general is counted again without packing (`_counted_rows`).
 FIELD_BITS = 15
+
+
+@dataclass(frozen=True)
+class _Counting:
+    sql: str  # positional parameters: the scope's id, False, the scope's id, False
+    figures: object  # one row's counts (the columns after `general`) -> {counter: value}
 
 
 @lru_cache(maxsize=32)
 def _counting(scope, forfeit_opp, forfeit_counts_as_victory, packed=True, field_bits=FIELD_BITS):
-    """The `sides` and `counted` common table expressions (positional parameters: the scope's id,
-    False, the scope's id, False). `counted`: general, every name of COUNTERS, side_count (the
-    general's sides of battles counted; 0 when not packed)."""
+    """The statement giving, per general, `general`, `side_count` (the general's sides of battles counted)
+    and the class counts (packed: several to a sum), and the function turning the counts into figures.
+
+    The figures are computed here rather than in the statement: PostgreSQL took longer to plan and run
+    twelve sums of class counts over three levels of subqueries than Python takes to compute them (for a
+    64-general group, a quarter of a millisecond against a few hundredths; docs/performance.md, section 2)."""
     vectors = _side_vectors(ForfeitAward(opp=forfeit_opp, counts_as_victory=forfeit_counts_as_victory))
     zero = (0,) * len(COUNTERS)
     classes = {}
@@ -130,43 +143,48 @@ def _counting(scope, forfeit_opp, forfeit_counts_as_victory, packed=True, field_
         f"    SELECT {general} AS general, {_side_class(vectors, classes, general)} AS code\n"
         f"      FROM {table} WHERE {scope} = %s AND playoff = %s"
         for general in ("general_a_id", "general_b_id"))
-    figures = ", ".join(f"{_figure(classes, position)} AS {name}" for position, name in enumerate(COUNTERS))
     indexes = list(classes.values())
     if packed:
         per_sum = 30 // field_bits + 1
-        sums, unpacked = ["COUNT(*) AS side_count"], []
+        sums, arguments, unpacking = [], [], []
         for first in range(0, len(indexes), per_sum):
             fields = indexes[first:first + per_sum]
             sums.append(f"SUM(CASE code {' '.join(f'WHEN {i} THEN {1 << field_bits * n}' for n, i in enumerate(fields))}"
                         f" ELSE 0 END) AS p{first}")
+            arguments.append(f"p{first}")
             for n, index in enumerate(fields):
-                value = f"p{first}" if n == 0 else f"p{first} / {1 << field_bits * n}"
-                unpacked.append(f"{value} AS c{index}" if n == len(fields) - 1 else
-                                f"{value} %% {1 << field_bits} AS c{index}")
-        class_counts = (f"side_count, {', '.join(unpacked)} FROM (SELECT general, {', '.join(sums)} "
-                        f"FROM sides GROUP BY general) packed")
+                value = f"p{first} >> {field_bits * n}" if n else f"p{first}"
+                unpacking.append(f"c{index} = {value}" if n == len(fields) - 1 else
+                                 f"c{index} = {value} & {(1 << field_bits) - 1}")
     else:
         # SUM(CASE ...) rather than COUNT(*) FILTER (WHERE ...): the same count, measurably cheaper per
         # row on PostgreSQL 15 (docs/performance.md, section 2).
-        class_counts = ("0 AS side_count, " + ", ".join(f"SUM(CASE WHEN code = {i} THEN 1 ELSE 0 END) AS c{i}"
-                                                   for i in indexes) + " FROM sides GROUP BY general")
-    return (f"sides AS (\n{per_side}\n), counted AS (\n"
-            f"    SELECT general, {figures}, side_count\n"
-            f"      FROM (SELECT general, {class_counts}) per_class\n)")
+        sums = [f"SUM(CASE WHEN code = {i} THEN 1 ELSE 0 END) AS c{i}" for i in indexes]
+        arguments, unpacking = [f"c{i}" for i in indexes], []
+    sql = (f"WITH sides AS (\n{per_side}\n)\n"
+           f"SELECT general, COUNT(*) AS side_count, {', '.join(sums)} FROM sides GROUP BY general")
+    # Generated like the statement, from the domain's figures (whole numbers, checked by _figure) and the
+    # names of COUNTERS: one line per class count, one sum per counter.
+    source = "\n    ".join([f"def figures(side_count, {', '.join(arguments)}):", *unpacking, "return {" + ", ".join(
+        f"{name!r}: {_figure(classes, position)}" for position, name in enumerate(COUNTERS)) + "}"])
+    namespace = {}
+    exec(compile(source, f"<the figures of {scope} tables>", "exec"), namespace)
+    return _Counting(sql=sql, figures=namespace["figures"])
 
 
-def _fetch_counted(cursor, statement, scope, scope_id, forfeit_award, params=()):
-    """Run `statement(counting_sql)` and fetch its rows, whose last column is `side_count`: counted again
+def _counted_rows(cursor, scope, scope_id, forfeit_award):
+    """[(general id, {counter: value})] of the generals with a side in the scope's battles; counted again
     without packing when a general's sides could have overflowed a packed field."""
-    sql = _counting(scope, forfeit_award.opp, forfeit_award.counts_as_victory, True, FIELD_BITS)
-    cursor.execute(statement(sql), [scope_id, False, scope_id, False, *params])
+    counting = _counting(scope, forfeit_award.opp, forfeit_award.counts_as_victory, True, FIELD_BITS)
+    params = [scope_id, False, scope_id, False]
+    cursor.execute(counting.sql, params)
     rows = cursor.fetchall()
-    limit = 1 << FIELD_BITS
-    if any(row[-1] is not None and row[-1] >= limit for row in rows):
-        sql = _counting(scope, forfeit_award.opp, forfeit_award.counts_as_victory, False)
-        cursor.execute(statement(sql), [scope_id, False, scope_id, False, *params])
+    if any(row[1] >= 1 << FIELD_BITS for row in rows):
+        counting = _counting(scope, forfeit_award.opp, forfeit_award.counts_as_victory, False)
+        cursor.execute(counting.sql, params)
         rows = cursor.fetchall()
-    return rows
+    figures = counting.figures
+    return [(general, figures(*counts)) for general, *counts in rows]
 
 
 def _scope(group_id, season_id):
@@ -178,14 +196,16 @@ def count_in_database(*, generals, forfeit_award, group_id=None, season_id=None,
     (non-playoff, R24) battles of one group or one season. A battle's general outside `generals` is
     refused, or counted too with `add_unknown`."""
     scope, scope_id = _scope(group_id, season_id)
-    tallies = {key: dict.fromkeys(COUNTERS, 0) for key in generals}
     with connections[using].cursor() as cursor:
-        rows = _fetch_counted(cursor, lambda counting: f"WITH {counting}\nSELECT * FROM counted", scope, scope_id,
-                              forfeit_award)
-    for general_id, *values, _side_count in rows:
+        rows = _counted_rows(cursor, scope, scope_id, forfeit_award)
+    tallies = dict.fromkeys(generals)  # in their order, then any other general of the battles
+    for general_id, figures in rows:
         key = str(general_id)
-        if key not in tallies and not add_unknown:
+        if not add_unknown and key not in tallies:
             raise DomainError(_("A battle names general %(key)s, who is not in this group or season.")
                               % {"key": key})
-        tallies[key] = dict(zip(COUNTERS, values, strict=True))
+        tallies[key] = figures
+    for key, figures in tallies.items():
+        if figures is None:  # no battle counted yet
+            tallies[key] = dict.fromkeys(COUNTERS, 0)
     return tallies
