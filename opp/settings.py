@@ -11,9 +11,13 @@ from the environment:
 - EMAIL_BACKEND, DEFAULT_FROM_EMAIL, EMAIL_HOST (and EMAIL_*), OPP_SITE_URL
                    notifications by email; default: the console backend in development.
 - ANYMAIL_*        an email service's settings for django-anymail (docs/mail.md).
+- ADMINS, SENTRY_DSN  who is mailed a server error ("Name <address>, ..."); error reports to Sentry
+                   (needs sentry-sdk installed; docs/deployment.md).
 """
 import os
+import re
 from datetime import timedelta
+from email.utils import getaddresses
 from pathlib import Path
 
 import dj_database_url
@@ -430,6 +434,23 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
+# Live pages' streams (docs/live-pages.md, "Streams"): OPP_LIVE_STREAM_URL empty (the default) and pages poll;
+# "/" when a proxy sends /live/events/*/stream/ of this site to the live processes, or an origin
+# (https://live.example.org) that serves them. Streams are fanned out through Redis: without REDIS_URL the
+# setting is refused here, at start, rather than pages opening streams that never hear of a change.
+OPP_LIVE_STREAM_URL = os.environ.get("OPP_LIVE_STREAM_URL", "").strip()
+if OPP_LIVE_STREAM_URL:
+    if not REDIS_URL:
+        raise ImproperlyConfigured("OPP_LIVE_STREAM_URL needs REDIS_URL: the live processes hear of changes "
+                                   "through Redis. Set REDIS_URL, or leave OPP_LIVE_STREAM_URL empty (pages poll).")
+    if OPP_LIVE_STREAM_URL != "/":
+        if not re.fullmatch(r"https?://[^/?#\s]+/?", OPP_LIVE_STREAM_URL):
+            raise ImproperlyConfigured(f"OPP_LIVE_STREAM_URL must be / or an origin like https://live.example.org, "
+                                       f"not {OPP_LIVE_STREAM_URL!r}.")
+        OPP_LIVE_STREAM_URL = OPP_LIVE_STREAM_URL.rstrip("/")
+        CONTENT_SECURITY_POLICY["DIRECTIVES"]["connect-src"].append(OPP_LIVE_STREAM_URL)
+OPP_LIVE_MAX_STREAMS = env_int("OPP_LIVE_MAX_STREAMS", 20000)  # per live process; beyond it 503 and pages poll
+
 # CORS (django-cors-headers, docs/embeds.md): any site's scripts may read the public, read-only API
 # endpoints below, anonymously (no cookies, no token: the Authorization header is not allowed), and nothing
 # else; opp.cors.PublicReadCorsMiddleware gives CORS headers to reads only, never to a write.
@@ -488,11 +509,55 @@ _first_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "test
 OPP_SITE_URL = os.environ.get("OPP_SITE_URL", "").strip().rstrip("/") or (
     "http://127.0.0.1:8000" if DEBUG else f"https://{_first_host}")
 
+def env_addresses(name):
+    """ADMINS="Ops <ops@example.org>, Jo <jo@example.org>" as Django's [(name, address), ...]."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return []
+    pairs = [pair for pair in getaddresses([value]) if any(pair)]
+    if any("@" not in address or address != address.strip() or " " in address for _, address in pairs):
+        raise ImproperlyConfigured(
+            f"{name} must be addresses separated by commas, e.g. \"Ops <ops@example.org>, jo@example.org\", "
+            f"not {value!r}.")
+    return [(person or address, address) for person, address in pairs]
+
+
+# Error reporting (docs/deployment.md): in production every ERROR logged anywhere (a server error of a page,
+# a job that failed) is mailed to ADMINS through the mail settings above, from DEFAULT_FROM_EMAIL.
+ADMINS = env_addresses("ADMINS")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
-    "loggers": {"django.db.backends": {"level": "WARNING"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "mail_admins": {"class": "django.utils.log.AdminEmailHandler", "level": "ERROR",
+                        "filters": ["require_debug_false"]},
+    },
+    "root": {"handlers": ["console", "mail_admins"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "loggers": {
+        # Django's own default handlers would print and mail its errors a second time: the root has both.
+        "django": {"handlers": [], "level": "INFO"},
+        "django.db.backends": {"level": "WARNING"},
+        # The live process's event loop serves thousands of streams: a mail sent from it would stall them all
+        # for as long as the mail server takes. Its errors are logged only.
+        "tournaments.web.live_stream": {"handlers": ["console"], "propagate": False},
+    },
 }
+
+# Error reports to Sentry when SENTRY_DSN is set; sentry-sdk is not among the requirements, so a site that
+# wants it adds it to requirements.txt and regenerates the lock (docs/deployment.md). Its Django and Celery
+# integrations switch themselves on; no personal data (addresses, cookies, users) is sent.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+if SENTRY_DSN:
+    try:
+        import sentry_sdk
+    except ImportError:
+        raise ImproperlyConfigured(
+            "SENTRY_DSN is set but sentry-sdk is not installed: add sentry-sdk to requirements.txt, "
+            "regenerate requirements.lock and install it (docs/deployment.md), or unset SENTRY_DSN.") from None
+    sentry_sdk.init(dsn=SENTRY_DSN, send_default_pii=False,
+                    environment=os.environ.get("SENTRY_ENVIRONMENT", "").strip() or "production")
