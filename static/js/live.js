@@ -10,7 +10,12 @@
    the new version in its place and carries what was typed into it, so nothing entered is lost and no
    change is hidden. Focus on a link or button in a replaced part moves to the same place in the new
    part. Changes are announced politely to screen readers.
-   A [data-rotate="seconds"] element shows its children one at a time (the venue screen). */
+   A [data-rotate="seconds"] element shows its children one at a time (the venue screen).
+   With data-live-stream (a published event's public pages, when the site runs live processes) the
+   script listens to the event's server-sent events instead of polling, and fetches the page after a
+   random moment within the spread_ms the server sends (so the readers of a busy event do not all
+   ask at once). When the stream cannot be had (503, 404, repeated errors) it polls, and tries the
+   stream again a minute or so later. A hidden tab closes its stream and opens it again when shown. */
 (function () {
   "use strict";
   // The words in the page's language: Django's JavaScript catalog (/jsi18n/, loaded before this script by
@@ -38,6 +43,8 @@
     var shown = root.getAttribute("data-live-revision");  // what the page shows
     var latest = shown;                                    // what the server has
     var period = 1000, failures = 0, timer = null;
+    var streamUrl = typeof EventSource === "function" ? root.getAttribute("data-live-stream") : null;
+    var stream = null, streaming = false, streamErrors = 0, streamAfter = 0, fetchTimer = null;
     var retryAt = 0;  // while a part in use holds an update back, fetch the page again only now and then
     var status = document.createElement("div");
     status.setAttribute("role", "status");
@@ -50,7 +57,65 @@
 
     function schedule(delay) {
       clearTimeout(timer);
-      if (!document.hidden) { timer = setTimeout(poll, delay); }
+      if (!document.hidden && !streaming) { timer = setTimeout(poll, delay); }
+    }
+
+    // The stream tells the revision as it changes; the page is fetched as after a poll.
+    function listen() {
+      if (stream || document.hidden || !streamUrl) { return; }
+      stream = new EventSource(streamUrl);
+      stream.onopen = function () {
+        streaming = true;  // polling, if it ran meanwhile, stops
+        streamErrors = 0;
+        clearTimeout(timer);
+      };
+      stream.onmessage = function (event) {
+        var answer;
+        try { answer = JSON.parse(event.data); } catch (ignore) { return; }
+        streamErrors = 0;
+        latest = answer.revision;
+        period = answer.poll_ms || period;
+        if (latest !== shown && fetchTimer === null) { catchUp(Math.random() * (answer.spread_ms || 0)); }
+      };
+      stream.onerror = function () {
+        // EventSource reconnects by itself (after the server's retry:), e.g. when the server ends a stream
+        // that lived long enough; a refusal (503 when the live process is full, 404) closes it for good.
+        streamErrors += 1;
+        if (stream.readyState === EventSource.CLOSED || streamErrors >= 3) { fallBack(); }
+      };
+    }
+
+    function closeStream() {
+      if (stream) { stream.close(); }
+      stream = null;
+      streaming = false;
+    }
+
+    // Poll instead, and try the stream again after a while (live processes restart, a full one frees up).
+    function fallBack() {
+      closeStream();
+      streamErrors = 0;
+      var pause = 30000 + Math.random() * 60000;
+      streamAfter = Date.now() + pause;
+      setTimeout(listen, pause);
+      schedule(0);
+    }
+
+    // While streaming: fetch the page once it lags behind the stream's revision.
+    function catchUp(delay) {
+      clearTimeout(fetchTimer);
+      fetchTimer = setTimeout(function () {
+        fetchTimer = null;
+        if (latest === shown || document.hidden) { return; }
+        if (Date.now() < retryAt) { catchUp(retryAt - Date.now()); return; }
+        refresh().then(function () {
+          failures = 0;
+          if (latest !== shown) { catchUp(Math.max(0, retryAt - Date.now())); }
+        }, function () {
+          failures += 1;  // the server is away or busy: ask less often, up to every 30 s
+          catchUp(Math.min(30000, period * Math.pow(2, failures)));
+        });
+      }, delay);
     }
 
     function poll() {
@@ -74,7 +139,7 @@
         })
         .then(function () { schedule(period); },
               function (error) {
-                if (error && error.message === "stop") { return; }
+                if (error && error.message === "stop") { streamUrl = null; return; }  // nor the stream again
                 failures += 1;  // the server is away or busy: ask less often, up to every 30 s
                 schedule(Math.min(30000, period * Math.pow(2, failures)));
               });
@@ -98,9 +163,18 @@
     }
 
     document.addEventListener("visibilitychange", function () {
-      if (!document.hidden) { schedule(0); } else { clearTimeout(timer); }
+      if (document.hidden) {
+        clearTimeout(timer);
+        clearTimeout(fetchTimer);
+        fetchTimer = null;
+        closeStream();  // a hidden tab holds no connection; shown, it asks again at once
+      } else if (streamUrl && Date.now() >= streamAfter) {
+        listen();
+      } else {
+        schedule(0);
+      }
     });
-    schedule(period);
+    if (streamUrl) { listen(); } else { schedule(period); }
 
     function swap(root, fresh, clock) {
       var state = { changed: 0, held: false, noticed: 0, active: document.activeElement, focusedPart: null,

@@ -8,6 +8,7 @@ from django.dispatch import receiver
 from tournaments.api.scoreboard import forget_local_head
 from tournaments.models import AuditEntry, Event
 from tournaments.standings.queries import forget_scoreboard_head
+from tournaments.web.live_stream import publish_event_change
 
 
 @receiver(post_save, sender=AuditEntry)
@@ -26,3 +27,4 @@ def _forget_now_and_after_commit(slug):
     for forget in (forget_scoreboard_head, forget_local_head):
         forget(slug)
         transaction.on_commit(lambda forget=forget: forget(slug))
+    transaction.on_commit(lambda: publish_event_change(slug))  # after the forgetting: streams read afresh

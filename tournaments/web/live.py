@@ -58,6 +58,17 @@ def event_revision_of(request, slug):
     if head is None or (not head["published"]
                         and not trust.visible_events(request.user).filter(pk=head["event"]).exists()):
         raise Http404(_("No such event."))
+    return _event_digest(head)
+
+
+def public_event_revision(slug):
+    """What the poll endpoint gives an anonymous reader (the stream's revision, live_stream.py); None for
+    no such or an unpublished event."""
+    head = queries.scoreboard_head(slug)
+    return _event_digest(head) if head is not None and head["published"] else None
+
+
+def _event_digest(head):
     return _digest("event", head["event"], head["revision"], head["published"])
 
 
