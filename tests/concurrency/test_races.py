@@ -537,3 +537,30 @@ def test_an_idempotency_key_names_one_request(league):
     assert olegs.status_code == 201 and olegs.json()["id"] != first.json()["id"]
     assert client_of(league["olga"]).post("/api/v1/generals/", {"name": "Long"}, format="json",
                                           HTTP_IDEMPOTENCY_KEY="k" * 300).status_code == 400
+
+
+def test_a_repeat_after_a_server_error_mid_step_does_the_step_once(league, monkeypatch):
+    # The first request's step ran, then the request died before answering (here a server error; in the
+    # grown-shape test, a web process killed): its step is undone with it, and the client's repeat with
+    # the same key is answered, creating the general once. (Before, a server error forgot the key but kept
+    # the step, and the repeat created a second general.)
+    from tournaments.api.views import GeneralViewSet
+
+    olga = client_of(league["olga"])
+    olga.raise_request_exception = False
+    answering = GeneralViewSet.get_serializer
+
+    def dies_after_the_step(self, *args, **kwargs):
+        raise RuntimeError("the process died after the step")
+
+    monkeypatch.setattr(GeneralViewSet, "get_serializer", dies_after_the_step)
+    died = olga.post("/api/v1/generals/", {"name": "Once only"}, format="json", HTTP_IDEMPOTENCY_KEY="k-once")
+    assert died.status_code == 500
+    assert not General.objects.filter(name="Once only").exists()
+
+    monkeypatch.setattr(GeneralViewSet, "get_serializer", answering)
+    repeat = olga.post("/api/v1/generals/", {"name": "Once only"}, format="json", HTTP_IDEMPOTENCY_KEY="k-once")
+    assert repeat.status_code == 201 and repeat.headers.get("Idempotent-Replayed", "") == ""
+    again = olga.post("/api/v1/generals/", {"name": "Once only"}, format="json", HTTP_IDEMPOTENCY_KEY="k-once")
+    assert again.status_code == 201 and again.headers.get("Idempotent-Replayed") == "true"
+    assert General.objects.filter(name="Once only").count() == 1

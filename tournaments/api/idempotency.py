@@ -10,7 +10,11 @@ data is refused (409): a key names one request. An answer that is a server error
 client may try again with the same key. Requests without the header work as before.
 
 The key is claimed with a row (`IdempotentRequest`, unique per user, key and endpoint) committed before
-the step runs, so two requests sent at the same instant cannot both claim it.
+the step runs, so two requests sent at the same instant cannot both claim it. The request that answers
+the key then holds that row locked in one transaction with its step and the answer it keeps: the lock says
+"being answered" for exactly as long as the request lives. A web process killed mid-request (or a server
+error) rolls the step back with the lock, and the client's repeat with the same key finds the row unlocked
+and unanswered, and answers it: never stuck on a dead request, never a step done twice.
 """
 from __future__ import annotations
 
@@ -22,7 +26,7 @@ import time
 from datetime import timedelta
 
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from rest_framework.response import Response
@@ -73,8 +77,9 @@ def _read_key(request):
 
 
 def claim(request):
-    """The claimed row for a POST with an `Idempotency-Key`, or None without one. Raises `Replay` when
-    the key was answered already, and `Conflict` when it names other data or is still being answered."""
+    """The claimed row for a POST with an `Idempotency-Key`, locked in the transaction this request now
+    holds open (`keep` or `release` ends it), or None without a key. Raises `Replay` when the key was
+    answered already, and `Conflict` when it names other data or a living request still answers it."""
     key = _read_key(request)
     if key is None or not request.user.is_authenticated:
         return None
@@ -85,14 +90,14 @@ def claim(request):
         IdempotentRequest.objects.filter(created_at__lt=timezone.now() - KEPT).delete()
     while True:
         try:
-            with transaction.atomic():
-                return IdempotentRequest.objects.create(user=request.user, key=key, endpoint=endpoint,
-                                                        fingerprint=fingerprint)
+            with transaction.atomic():  # committed at once: a repeat sent at the same instant sees it
+                IdempotentRequest.objects.create(user=request.user, key=key, endpoint=endpoint,
+                                                 fingerprint=fingerprint)
         except IntegrityError:
             pass  # claimed before: by an earlier request, or one sent at the same instant
         record = IdempotentRequest.objects.filter(user=request.user, key=key, endpoint=endpoint).first()
         if record is None:
-            continue  # its first request failed meanwhile (a server error): claim it again
+            continue  # forgotten meanwhile: claim it again
         if record.created_at < timezone.now() - KEPT:
             IdempotentRequest.objects.filter(pk=record.pk).delete()
             continue
@@ -101,28 +106,63 @@ def claim(request):
                            % {"header": HEADER}, field=HEADER)
         if record.status_code is not None:
             raise Replay(record)
+        answering = transaction.atomic()
+        answering.__enter__()
+        try:
+            locked = _lock_unless_answered_elsewhere(record)
+        except BaseException:
+            _end(answering, commit=False)
+            raise
+        if locked is not None and locked.status_code is None:
+            locked.answering = answering
+            return locked  # this request answers the key: the first, or a repeat of one that died unanswered
+        _end(answering, commit=False)
+        if locked is not None:
+            raise Replay(locked)  # answered between the reads above and the lock
         if time.monotonic() > deadline:
             raise Conflict(_("A request with this %(header)s is still being answered: ask again in a moment.")
                            % {"header": HEADER})
         time.sleep(0.05)
 
 
-def keep(record, response):
-    """Keeps the first request's answer; a server error is not kept (the key may be used again)."""
-    if response.status_code >= 500:
-        release(record)
-        return
+def _lock_unless_answered_elsewhere(record):
+    """The row locked by this transaction, read after the lock; None while another request holds it."""
     try:
-        body = json.loads(json.dumps(getattr(response, "data", None), cls=DjangoJSONEncoder))
-    except (TypeError, ValueError):
-        logger.warning("the answer to %s could not be kept for its %s", record.endpoint, HEADER)
-        release(record)
-        return
-    IdempotentRequest.objects.filter(pk=record.pk).update(status_code=response.status_code, body=body)
+        with transaction.atomic():  # a savepoint: a lock not available leaves the transaction usable
+            return IdempotentRequest.objects.select_for_update(nowait=True).filter(pk=record.pk).first()
+    except OperationalError:
+        return None
+
+
+def _end(answering, *, commit):
+    if not commit:
+        transaction.set_rollback(True)
+    answering.__exit__(None, None, None)
+
+
+def keep(record, response):
+    """Keeps the first request's answer with its step (one commit) and ends the request's transaction. A
+    server error is rolled back with the step: the key may be used again."""
+    keeps = response.status_code < 500
+    if keeps:
+        try:
+            body = json.loads(json.dumps(getattr(response, "data", None), cls=DjangoJSONEncoder))
+        except (TypeError, ValueError):
+            # The step is done and the client told so: it stays; a repeat gets the status without the body.
+            logger.warning("the answer to %s could not be kept for its %s", record.endpoint, HEADER)
+            body = None
+    if keeps:
+        try:
+            with transaction.atomic():
+                IdempotentRequest.objects.filter(pk=record.pk).update(status_code=response.status_code, body=body)
+        except DatabaseError:  # the step's transaction failed (a lost race): its answer is not kept
+            keeps = False
+    _end(record.answering, commit=keeps)
 
 
 def release(record):
-    IdempotentRequest.objects.filter(pk=record.pk, status_code=None).delete()
+    """The request ended without an answer (an exception no handler turned into one): its step is undone."""
+    _end(record.answering, commit=False)
 
 
 class IdempotentPosts:
