@@ -119,22 +119,18 @@ def start_gunicorn(port: int, env: dict, workers: int, worker_class: str, thread
          "--workers", str(workers), "--worker-class", worker_class, "--threads", str(threads),
          "--worker-connections", str(watchers + 100), "--keep-alive", "5", "--backlog", "2048",
          "--log-level", "warning"], cwd=ROOT, env=env)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if http(f"http://127.0.0.1:{port}/healthz")[0] in (200, 503):
-                return server
-        except OSError:
-            pass
-        time.sleep(0.2)
-    server.terminate()
-    raise SystemExit("gunicorn did not answer within 30 s")
+    return answering(server, port, "gunicorn")
 
 
 def start_live(port: int, env: dict) -> subprocess.Popen:
     """One live process, exactly as the Procfile starts it (scripts/run live)."""
     server = subprocess.Popen(["bash", str(ROOT / "scripts" / "run"), "live"], cwd=ROOT,
                               env=dict(env, PORT=str(port), OPP_BIND="127.0.0.1"))
+    return answering(server, port, "the live process")
+
+
+def answering(server: subprocess.Popen, port: int, what: str) -> subprocess.Popen:
+    """`server` once its /healthz answers (503 counts: a missing worker does not matter here)."""
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -144,7 +140,7 @@ def start_live(port: int, env: dict) -> subprocess.Popen:
             pass
         time.sleep(0.2)
     server.terminate()
-    raise SystemExit("the live process did not answer within 30 s")
+    raise SystemExit(f"{what} did not answer within 30 s")
 
 
 def cpu_seconds(pid: int) -> float:
