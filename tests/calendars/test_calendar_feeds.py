@@ -33,13 +33,13 @@ def organizer():
 
 @pytest.fixture
 def cup(organizer):
-    """A Warlord CCG Swiss event in Berlin on 26-27 Nov 2026, lists locking at 10:00 Berlin time; four
+    """A Warlord CCG Swiss event in Berlin on 26-27 Nov 2036, lists locking at 10:00 Berlin time; four
     players with their own accounts, registration still open."""
     event = services.create_event(
         name=NAME, slug="harbour-open", actor=organizer, game="warlord-ccg-4e", time_zone="Europe/Berlin",
-        starts_on=dt.date(2026, 11, 26), ends_on=dt.date(2026, 11, 27), venue="Pier 3; Hall B",
+        starts_on=dt.date(2036, 11, 26), ends_on=dt.date(2036, 11, 27), venue="Pier 3; Hall B",
         description="Doors at 9,\nfirst round at 10; bring sleeves",
-        list_deadline=dt.datetime(2026, 11, 26, 9, 0, tzinfo=dt.UTC))  # 10:00 CET
+        list_deadline=dt.datetime(2036, 11, 26, 9, 0, tzinfo=dt.UTC))  # 10:00 CET
     for name in ("Ada", "Ben", "Cyd", "Dov"):
         general = General.objects.create(name=name, user=get_user_model().objects.create_user(name.lower()))
         services.register(event, general, actor=general.user)
@@ -74,11 +74,11 @@ def test_the_event_feed_parses_back_with_its_days_and_the_list_deadline_in_the_e
 
     deadline, days = sorted(calendar.walk("VEVENT"), key=lambda entry: isinstance(entry.start, dt.datetime),
                             reverse=True)
-    assert (days.start, days.end) == (dt.date(2026, 11, 26), dt.date(2026, 11, 28))  # DTEND: the day after
+    assert (days.start, days.end) == (dt.date(2036, 11, 26), dt.date(2036, 11, 28))  # DTEND: the day after
     assert str(days["SUMMARY"]) == NAME and str(days["LOCATION"]) == "Pier 3; Hall B"
     assert str(days["DESCRIPTION"]) == "Doors at 9,\nfirst round at 10; bring sleeves"
     assert deadline["DTSTART"].params["TZID"] == "Europe/Berlin"
-    assert deadline.start == dt.datetime(2026, 11, 26, 10, 0, tzinfo=BERLIN)
+    assert deadline.start == dt.datetime(2036, 11, 26, 10, 0, tzinfo=BERLIN)
     assert (deadline.start.hour, deadline.start.utcoffset()) == (10, dt.timedelta(hours=1))  # stays 10:00 Berlin
     assert "DTEND" not in deadline and str(deadline["SUMMARY"]) == f"{NAME}: lists lock"
     assert b"REFRESH-INTERVAL;VALUE=DURATION:PT1H" in response.content or b"REFRESH-INTERVAL:PT1H" in response.content
@@ -113,12 +113,12 @@ def test_odd_names_are_escaped_in_the_text_and_read_back_whole(cup, client):
 
 def test_the_uids_stay_the_same_from_one_fetch_to_the_next(cup, client):
     first = entries(parsed(client.get("/events/harbour-open/calendar.ics")))
-    Event.objects.filter(pk=cup.pk).update(list_deadline=dt.datetime(2026, 11, 26, 11, 0, tzinfo=dt.UTC))
+    Event.objects.filter(pk=cup.pk).update(list_deadline=dt.datetime(2036, 11, 26, 11, 0, tzinfo=dt.UTC))
     second = entries(parsed(client.get("/events/harbour-open/calendar.ics")))
     host = urlsplit(settings.OPP_SITE_URL).hostname
     assert set(first) == set(second) == {f"event-{cup.pk}@{host}", f"event-{cup.pk}-list-deadline@{host}"}
     moved = second[f"event-{cup.pk}-list-deadline@{host}"]  # the same entry, moved: not a second one
-    assert moved.start == dt.datetime(2026, 11, 26, 12, 0, tzinfo=BERLIN)
+    assert moved.start == dt.datetime(2036, 11, 26, 12, 0, tzinfo=BERLIN)
 
 
 def test_the_feed_shows_what_the_event_page_shows(cup, client):
@@ -130,10 +130,10 @@ def test_the_feed_shows_what_the_event_page_shows(cup, client):
         if isinstance(entry.start, dt.datetime):
             assert entry.start.tzinfo is not None
             shown = timezones.format_event_time(entry.start, cup)
-            assert shown == "26 Nov 2026, 10:00 CET" and f"Lists lock at {shown}." in page
+            assert shown == "26 Nov 2036, 10:00 CET" and f"Lists lock at {shown}." in page
         else:
             days = SimpleNamespace(starts_on=entry.start, ends_on=entry.end - dt.timedelta(days=1))
-            assert timezones.format_dates(days) == timezones.format_dates(cup) == "26–27 Nov 2026"
+            assert timezones.format_dates(days) == timezones.format_dates(cup) == "26–27 Nov 2036"
             assert timezones.format_dates(days) in page
 
 
