@@ -1,7 +1,7 @@
 """Adjudication jobs benchmark (Redis, Celery): a burst of 1,000 reports with replays.
 
-    .venv/bin/python bench/outbox.py [--reports 1000] [--seed 1] [--workers 1,2] [--count 100]
-    .venv/bin/python bench/outbox.py --workers 0          # in process only: job vs engine, no Celery
+    .venv/bin/python bench/jobs.py [--reports 1000] [--seed 1] [--workers 1,2] [--count 100]
+    .venv/bin/python bench/jobs.py --workers 0          # in process only: job vs engine, no Celery
 
 Generates the replays with `rules_engine.generate_game(seed)` (seeds seed..seed+N-1; not timed), then:
 
@@ -13,7 +13,7 @@ Generates the replays with `rules_engine.generate_game(seed)` (seeds seed..seed+
 - in-process job: the whole job, `adjudication.adjudicate(id)` (reading, engine, every database write:
   taking the job, verdict, status change, audit entry, the mails' Notification rows), called in a loop
   in this process, no Celery, in turns of 50 with the engine alone on the same replays, so both see
-  the same load: the ratio of the two is the in-process goal (issue 16: >= 0.5);
+  the same load: the ratio of the two is the in-process goal (issues 16 and 28: >= 0.5);
 - Celery with 1 and with 2 worker processes (`celery -A opp worker --concurrency N`, prefork,
   a Redis database of its own, redis://127.0.0.1:6379/13, purged first): N reports are submitted
   through `reporting.submit_report` on battles of a fresh league season with the enqueue held back,
@@ -22,12 +22,19 @@ Generates the replays with `rules_engine.generate_game(seed)` (seeds seed..seed+
   `finished_at` stored; latency per report is `finished_at` minus the moment its job was enqueued
   (in a burst, mostly time spent waiting in the queue).
 
+- bulk re-adjudication (`--readjudicate N`, default 10,000): N adjudicated reports (written with
+  bulk_create, not timed; the replays are the N above, repeated; one stored verdict in ten is an older
+  engine's, so it changes), re-adjudicated in batches of `outbox.BATCH_SIZE`: in process
+  (`adjudication.readjudicate_many`, in turns with the engine alone on the same replays), then through
+  Celery with 1 and 2 worker processes (`readjudicate_batch`, the batches `manage.py readjudicate`
+  sends, all at once; wall time from the first send to the last row written). Rate in reports/s.
+
 Each report is a general's (the battle's first general's player; every general belongs to a player
 with an email address), so the job runs as for players: the report waits in state queued, the engine
 checks it (it names what the engine finds where the engine decides the battle) or disputes it (a
 victory otherwise), and the verdict is mailed. The mails go to Django's dummy backend (no mail
 server is benchmarked); their Notification rows are written as in production.
-Goals (issue 16): in process >= 0.5 x the engine; 2 workers >= 0.5 x the engine in one process;
+Goals (issues 16 and 28): in process >= 0.5 x the engine; 2 workers >= 0.5 x the engine in one process;
 a burst of 1,000 with 2 workers, report-to-verdict p99 <= 8 s.
 Everything shares the machine's cores: workers, PostgreSQL, Redis and this driver; the load
 average is printed with the figures.
@@ -48,10 +55,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import ROOT, TABLE_HEAD, database_url, machine, percentile, setup_django, verdict  # noqa: E402
 
-from tournaments.leagues import seasons
-
-DB_NAME = "opp_bench_jobs"
-REDIS_URL = "redis://127.0.0.1:6379/13"
+# Both may be moved (e.g. two benchmarks on one machine): OPP_BENCH_JOBS_DATABASE, OPP_BENCH_JOBS_REDIS.
+# A full run reports ~3,100 times as the PLAYERS below, and R93 allows each 30 reports an hour: a second
+# full run within the hour needs a fresh database.
+DB_NAME = os.environ.get("OPP_BENCH_JOBS_DATABASE", "opp_bench_jobs")
+REDIS_URL = os.environ.get("OPP_BENCH_JOBS_REDIS", "redis://127.0.0.1:6379/13")
 # The notifications of a verdict are written (a Notification row per mail) but the mail goes nowhere:
 # no mail server is part of the benchmark. Set before Django starts, here and in the workers.
 MAIL_BACKEND = "django.core.mail.backends.dummy.EmailBackend"
@@ -108,6 +116,7 @@ def prepare(label: str, replays: list[dict], verdicts: list[dict]) -> list[int]:
 
     from tournaments.events import services
     from tournaments.events.membership import grant_organizer_role
+    from tournaments.leagues import seasons
     from tournaments.models import Battle, Event
     from tournaments.results import outbox, reporting
 
@@ -232,6 +241,95 @@ def count_queries(ids: list[int]) -> dict:
     return counts
 
 
+def prepare_adjudicated(texts: list[str], verdicts: list[dict], count: int) -> list[int]:
+    """`count` reports already adjudicated (state done), on battles of a fresh league season, written
+    with bulk_create; every tenth stored verdict is an older engine's (it changes when re-adjudicated).
+    Returns their Adjudication ids."""
+    from django.contrib.auth import get_user_model
+
+    from tournaments.events import services
+    from tournaments.events.membership import grant_organizer_role
+    from tournaments.leagues import seasons
+    from tournaments.models import Adjudication, Battle, Event, Report
+
+    organizer, _created = get_user_model().objects.get_or_create(
+        username="bench-organizer", defaults={"email": "bench-organizer@example.invalid"})
+    grant_organizer_role(organizer)
+    event = services.create_event(name="Bench re-adjudication", slug=f"bench-readjudicate-{int(time.time() * 1000)}",
+                                  kind=Event.Kind.LEAGUE, organizers=[organizer], actor=organizer)
+    season = seasons.open_season(event, "Bulk", actor=organizer)
+    generals = players()
+    ids = []
+    for first in range(0, count, 1000):
+        numbers = range(first, min(count, first + 1000))
+        battles = Battle.objects.bulk_create([
+            Battle(event=event, season=season, round=1, number=i + 1, general_a=generals[i % PLAYERS],
+                   general_b=generals[(i % PLAYERS + 1 + i // PLAYERS) % PLAYERS]) for i in numbers])
+        reports = Report.objects.bulk_create([
+            Report(battle=battle, reported_by=battle.general_a.user, kind="victory", winner=battle.general_a,
+                   condition="shackle", replay=texts[i % len(texts)], status=Report.Status.DISPUTED)
+            for i, battle in zip(numbers, battles, strict=True)])
+        adjudications = Adjudication.objects.bulk_create([
+            Adjudication(report=report, state=Adjudication.State.DONE, engine_version="bench-older",
+                         verdict=dict(verdicts[i % len(verdicts)], **({"older": True} if i % 10 == 0 else {})))
+            for i, report in zip(numbers, reports, strict=True)])
+        ids += [adjudication.pk for adjudication in adjudications]
+    return ids
+
+
+def readjudicated(ids: list[int]) -> int:
+    import rules_engine
+    from tournaments.models import Adjudication
+
+    return Adjudication.objects.filter(pk__in=ids, engine_version=rules_engine.ENGINE_VERSION).count()
+
+
+def reset_readjudicated(ids: list[int]) -> None:
+    from tournaments.models import Adjudication
+
+    for first in range(0, len(ids), 5000):
+        Adjudication.objects.filter(pk__in=ids[first:first + 5000]).update(engine_version="bench-older")
+
+
+def run_readjudicate_in_process(ids: list[int], texts: list[str]) -> tuple[float, float, int]:
+    """(engine alone s, re-adjudication s, verdicts changed), in turns of a batch each."""
+    import rules_engine
+    from tournaments.results import adjudication, outbox
+
+    engine = bulk = 0.0
+    changed = 0
+    size = outbox.BATCH_SIZE
+    for first in range(0, len(ids), size):
+        start = time.perf_counter()
+        for index in range(first, min(len(ids), first + size)):
+            rules_engine.adjudicate(texts[index % len(texts)]).to_dict()
+        middle = time.perf_counter()
+        changed += sum(1 for item in adjudication.readjudicate_many(ids[first:first + size]) if item.get("changed"))
+        bulk += time.perf_counter() - middle
+        engine += middle - start
+    return engine, bulk, changed
+
+
+def run_readjudicate_celery(ids: list[int], concurrency: int) -> float:
+    from tournaments.results import outbox
+    from tournaments.results.tasks import readjudicate_batch
+
+    reset_readjudicated(ids)
+    worker = start_workers(concurrency)
+    try:
+        start = time.perf_counter()
+        for first in range(0, len(ids), outbox.BATCH_SIZE):
+            readjudicate_batch.delay(ids[first:first + outbox.BATCH_SIZE])
+        deadline = time.monotonic() + 3600
+        while readjudicated(ids) < len(ids) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        wall = time.perf_counter() - start
+    finally:
+        stop_workers(worker)
+    assert readjudicated(ids) == len(ids), "not every replay was re-adjudicated"
+    return wall
+
+
 def start_workers(concurrency: int) -> subprocess.Popen:
     env = dict(os.environ, REDIS_URL=REDIS_URL, DATABASE_URL=database_url(DB_NAME), LOG_LEVEL="WARNING",
                EMAIL_BACKEND=MAIL_BACKEND)
@@ -288,6 +386,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100,
                         help="jobs (on replays of their own) whose statements are counted first, the first "
                              "of them a warm-up not counted; 0: none")
+    parser.add_argument("--readjudicate", type=int, default=10000,
+                        help="reports re-adjudicated in bulk (in batches), in process and with the workers; 0: none")
     args = parser.parse_args()
 
     setup()
@@ -308,6 +408,12 @@ def main() -> None:
     for concurrency in [int(n) for n in args.workers.split(",") if int(n) > 0]:
         ids = prepare(f"celery{concurrency}", replays, verdicts)
         celery[concurrency] = run_celery(ids, concurrency)
+    bulk = {}
+    if args.readjudicate:
+        bulk_ids = prepare_adjudicated(texts, verdicts, args.readjudicate)
+        bulk["engine"], bulk["in process"], bulk["changed"] = run_readjudicate_in_process(bulk_ids, texts)
+        for concurrency in [int(n) for n in args.workers.split(",") if int(n) > 0]:
+            bulk[concurrency] = run_readjudicate_celery(bulk_ids, concurrency)
     engine_second, _ = engine_baseline(texts)
     engine = (engine_first + engine_second) / 2
     base_rate = args.reports / engine
@@ -348,11 +454,21 @@ def main() -> None:
         p99 = celery[2]["p99"]
         print(verdict(f"2 workers, burst of {args.reports}, report-to-verdict p99", f"{p99:.2f} s", "8 s",
                       p99 / 8, "<= 8 s", p99 <= 8))
+    if bulk:
+        n = args.readjudicate
+        print(f"bulk re-adjudication of {n:,} reports in batches ({bulk['changed']:,} verdicts changed):")
+        print("| run | wall s | reports/s | x engine alone |\n|---|---|---|---|")
+        print(f"| engine alone, in turns with the batches below | {bulk['engine']:.2f} | {n / bulk['engine']:,.1f} | 1.00 |")
+        print(f"| re-adjudication in process, batches | {bulk['in process']:.2f} | {n / bulk['in process']:,.1f} | "
+              f"{bulk['engine'] / bulk['in process']:.2f} |")
+        for concurrency in [key for key in bulk if isinstance(key, int)]:
+            print(f"| re-adjudication, Celery, {concurrency} worker process{'es' if concurrency > 1 else ''} | "
+                  f"{bulk[concurrency]:.2f} | {n / bulk[concurrency]:,.1f} | {bulk['engine'] / bulk[concurrency]:.2f} |")
     for concurrency, run in celery.items():
         print(f"| {concurrency} worker(s), report-to-verdict latency p50 / p99 | {run['p50']:.2f} s / "
               f"{run['p99']:.2f} s | - | - | reported | - |")
-    print(f"reproduce: .venv/bin/python bench/outbox.py --reports {args.reports} --seed {args.seed} "
-          f"--workers {args.workers} --count {args.count}")
+    print(f"reproduce: .venv/bin/python bench/jobs.py --reports {args.reports} --seed {args.seed} "
+          f"--workers {args.workers} --count {args.count} --readjudicate {args.readjudicate}")
 
 
 if __name__ == "__main__":

@@ -122,3 +122,32 @@ def test_a_worker_killed_mid_job_loses_nothing(event_day_committed, workers, job
     adjudication = Adjudication.objects.get(report=report)
     assert adjudication.state == Adjudication.State.DONE and adjudication.attempts == 2
     assert AuditEntry.objects.filter(event=event, action="result reported").count() == 1
+
+
+def test_a_worker_killed_mid_batch_loses_nothing_and_decides_each_report_once(
+        event_day_committed, workers, redis_url, monkeypatch):
+    """A batch of the sweep's (two reports, one id twice): the worker is killed with SIGKILL while it holds
+    the first job; another worker takes the redelivered batch (late acknowledgement) and finishes both."""
+    event, organizer, _battle = event_day_committed
+    battles = list(event.battles.select_related("general_a", "general_b").order_by("pk")[:2])
+    held = []
+    monkeypatch.setattr(outbox, "send", held.append)  # the reports' own jobs are not sent: the batch is
+    reports = [reporting.submit_report(battle, user=battle.general_a.user, kind="victory", winner=battle.general_a,
+                                       condition="shackle",
+                                       replay=replay_between("victory-shackle", battle.general_a, battle.general_b))
+               for battle in battles]
+    first, second = held
+    client = Celery("test-client", broker=redis_url, backend=redis_url)
+    doomed = workers("doomed-batch", OPP_ADJUDICATION_DELAY="30")
+    client.send_task(outbox.ADJUDICATE_BATCH, args=[[first, second, first]])
+    wait_for(lambda: Adjudication.objects.get(pk=first).state == Adjudication.State.RUNNING, 90,
+             "the first worker to take the batch's first job")
+    os.killpg(doomed.pid, signal.SIGKILL)
+    doomed.wait(timeout=10)
+    assert [status_of(report) for report in reports] == [Report.Status.ADJUDICATING, Report.Status.QUEUED]
+
+    workers("rescuer-batch")
+    wait_for(lambda: all(status_of(report) == Report.Status.CHECKED for report in reports), 4 * HARD_LIMIT,
+             "the second worker to finish the batch")
+    assert [Adjudication.objects.get(pk=pk).attempts for pk in (first, second)] == [2, 1]
+    assert AuditEntry.objects.filter(event=event, action="result reported").count() == 2

@@ -10,12 +10,11 @@ import os
 import time
 
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
 from tournaments import audit, trust
 from tournaments.models import Adjudication, Report
-from tournaments.results import outbox
+from tournaments.results import job_sql, outbox
 from tournaments.results.agreement import compare_with_report
 from tournaments.results.reporting import BEING_ADJUDICATED
 
@@ -44,26 +43,7 @@ def _test_delay():
         return 0.0
 
 
-ENDED = (Adjudication.State.DONE, Adjudication.State.FAILED)
-
-
-def _job_report(adjudication_id):
-    """The job's report with its replay, its adjudication, and what the comparison, the audit entry
-    and the mails read (battle, event, the two generals), in one SELECT, not locked: the writes below
-    are conditional, so they need no lock. The battle's group or season (its name, for the audit entry
-    and the mails) is read on its own when first used: joined here (two LEFT JOINs) they made this
-    SELECT cost PostgreSQL 10-40 ms to plan instead of 1-2 ms (docs/performance.md, section 4)."""
-    report = (Report.objects.select_related("adjudication", "battle", "battle__event", "battle__general_a",
-                                            "battle__general_b")
-              .filter(adjudication__pk=adjudication_id).order_by().first())
-    if report is not None:  # the report's generals are the battle's: no lazy reads for them
-        battle = report.battle
-        by_id = {battle.general_a_id: battle.general_a, battle.general_b_id: battle.general_b}
-        for field in ("winner", "player_1", "forfeited_by"):
-            general = by_id.get(getattr(report, f"{field}_id"))
-            if general is not None:
-                setattr(report, field, general)
-    return report
+ENDED = job_sql.ENDED
 
 
 def _reporting_general(report):
@@ -75,29 +55,22 @@ def _reporting_general(report):
 
 
 def adjudicate(adjudication_id):
-    """The job. Safe to run twice or concurrently (a redelivered message, a retry): the verdict and
-    the report's status change are written once, by whichever run finishes first.
+    """The job. Safe to run twice or concurrently (a redelivered message, a retry, the same id twice in
+    a batch, two batches racing): the verdict and the report's status change are written once, by
+    whichever run finishes first.
 
-    Its statements (docs/performance.md, section 4): one SELECT (the report, its replay and battle);
-    taking the job, one transaction of two conditional UPDATEs (the attempt counted and the adjudication
-    running; the report being adjudicated), so a worker that dies mid-job leaves them visible; the
-    verdict, one transaction: a conditional UPDATE of the adjudication (the run that changes it writes
-    the verdict; any other stops), a conditional UPDATE of the report (its status changes once), and
-    for a dispute the audit entry; `outbox.verdict_written` tells the notifications, which mail after
-    the commit."""
-    report = _job_report(adjudication_id)
+    Its statements on PostgreSQL (docs/performance.md, section 4; `job_sql` says why they are written by
+    hand): taking the job, ONE statement in its own commit (the attempt counted and the adjudication
+    running, the report being adjudicated, and everything the job reads), so a worker that dies mid-job
+    leaves them visible; a job that has ended stops there ("already done", one statement). The verdict,
+    one transaction: ONE statement writes the verdict if this run is the first to finish the job and
+    changes the report's status if it is still being adjudicated, then for a dispute the audit entry;
+    `outbox.verdict_written` tells the notifications (the mails' rows, in the same transaction) and the
+    webhooks."""
+    report = job_sql.take(adjudication_id)
     if report is None:
-        return "missing"
-    adjudication = report.adjudication
-    if adjudication.state in ENDED:
         return "already done"
-    with transaction.atomic():  # one commit (each costs the disk a flush), not one a statement
-        taken = Adjudication.objects.filter(pk=adjudication.pk).exclude(state__in=ENDED).update(
-            state=Adjudication.State.RUNNING, started_at=timezone.now(), attempts=F("attempts") + 1)
-        if not taken:
-            return "already done"
-        Report.objects.filter(pk=report.pk, status=Report.Status.QUEUED).update(
-            status=Report.Status.ADJUDICATING)
+    adjudication = report.adjudication
 
     delay = _test_delay()
     if delay:
@@ -125,11 +98,11 @@ def adjudicate(adjudication_id):
     else:
         status = {"status": Report.Status.DISPUTED, "status_reason": comparison.sentence,
                   "dispute_turn": comparison.turn, "confirm_by": None}
+    status["updated_at"] = done["finished_at"]
     with transaction.atomic():
-        if not Adjudication.objects.filter(pk=adjudication.pk).exclude(state__in=ENDED).update(**done):
+        written, changed = job_sql.write_verdict(adjudication.pk, report.pk, done, status)
+        if not written:
             return "already done"
-        changed = Report.objects.filter(pk=report.pk, status__in=BEING_ADJUDICATED).update(
-            updated_at=done["finished_at"], **status)
         if changed and not comparison.agrees:
             audit.record(report.battle.event, None, "report disputed by the engine",
                          audit.battle_subject(report.battle), reason=comparison.sentence)
@@ -162,15 +135,42 @@ def mark_failed(adjudication_id, error):
 
 def readjudicate(adjudication_id):
     """Runs a stored replay through the current engine again; returns what changed, if anything."""
-    adjudication = Adjudication.objects.select_related("report").get(pk=adjudication_id)
-    verdict, engine_ms = run_engine(adjudication.report.replay)
+    return readjudicate_many([adjudication_id])[0]
+
+
+def readjudicate_many(adjudication_ids):
+    """Re-adjudicates many stored replays (a batch of `manage.py readjudicate`): one read of their replays,
+    the engine on each, then one transaction that locks the batch's adjudications (in id order, so two
+    batches racing over the same ids wait for each other instead of deadlocking), keeps the previous
+    verdict of each one whose verdict changed and writes them in one UPDATE. An id twice counts once; of
+    two batches racing, the second finds the verdict written and reports it unchanged. Returns, in the
+    order given, a dict an id: what changed, or the engine's error (`error`)."""
+    ids = list(dict.fromkeys(adjudication_ids))
+    replays = dict(Adjudication.objects.filter(pk__in=ids).values_list("pk", "report__replay"))
+    found, results = {}, {}
+    for pk in ids:
+        if pk not in replays:
+            results[pk] = {"adjudication": pk, "error": "no such adjudication"}
+            continue
+        try:
+            found[pk] = run_engine(replays[pk])
+        except Exception as error:  # noqa: BLE001 - one broken replay does not stop the batch
+            logger.exception("re-adjudication %s failed", pk)
+            results[pk] = {"adjudication": pk, "error": f"{type(error).__name__}: {error}"}
+    version = _engine().ENGINE_VERSION
     with transaction.atomic():
-        adjudication = Adjudication.objects.select_for_update().get(pk=adjudication_id)
-        old = adjudication.verdict
-        changed = old != verdict
-        if changed:
-            adjudication.previous_verdict, adjudication.verdict = old, verdict
-        adjudication.engine_version, adjudication.engine_ms = _engine().ENGINE_VERSION, engine_ms
-        adjudication.save()
-    return {"adjudication": adjudication_id, "report": adjudication.report_id, "changed": changed,
-            "before": old if changed else None, "after": verdict if changed else None}
+        rows = list(Adjudication.objects.select_for_update().filter(pk__in=list(found)).order_by("pk")
+                    .only("pk", "report_id", "verdict", "previous_verdict", "engine_version", "engine_ms"))
+        for row in rows:
+            verdict, engine_ms = found[row.pk]
+            old = row.verdict
+            changed = old != verdict
+            if changed:
+                row.previous_verdict, row.verdict = old, verdict
+            row.engine_version, row.engine_ms = version, engine_ms
+            results[row.pk] = {"adjudication": row.pk, "report": row.report_id, "changed": changed,
+                               "before": old if changed else None, "after": verdict if changed else None}
+        # bulk_update sends no post_save: nobody is told of a re-adjudication (the command lists them).
+        Adjudication.objects.bulk_update(rows, ["verdict", "previous_verdict", "engine_version", "engine_ms"])
+    gone = {"error": "no such adjudication"}  # deleted between the read and the lock
+    return [results.get(pk) or {"adjudication": pk, **gone} for pk in ids]

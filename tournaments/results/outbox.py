@@ -26,6 +26,11 @@ from tournaments.models import Adjudication, Report
 logger = logging.getLogger(__name__)
 
 ADJUDICATE = "tournaments.adjudicate_report"
+# Many jobs in one message (`tasks.adjudicate_batch`): what the sweep and `adjudicate_pending` send, as a
+# burst of waiting jobs (after an outage) costs a worker one message, one fetch and one ack a batch
+# instead of a job (docs/performance.md, section 4). Each job in it keeps its guarantees (`adjudicate`).
+ADJUDICATE_BATCH = "tournaments.adjudicate_batch"
+BATCH_SIZE = 50
 QUEUE_DOWN = (BrokerError, ConnectionError, OSError)
 # Sent by `adjudication.adjudicate` inside the transaction that writes a verdict (with conditional
 # UPDATEs, which send no post_save), with `adjudication` (as written) and `report` (as written, with its
@@ -51,35 +56,51 @@ def queue_adjudication(report) -> Adjudication:
 
 def send(adjudication_id) -> bool:
     """Hands one job to the queue; False (and the reason on the report) when the queue is down."""
+    return _hand_over([adjudication_id], lambda: _celery().tasks[ADJUDICATE].delay(adjudication_id))
+
+
+def send_batch(adjudication_ids) -> bool:
+    """Hands many jobs to the queue in one message; False (and the reason on their reports) when the
+    queue is down."""
+    ids = list(adjudication_ids)
+    return _hand_over(ids, lambda: _celery().tasks[ADJUDICATE_BATCH].delay(ids))
+
+
+def _hand_over(ids, deliver) -> bool:
     try:
-        _celery().tasks[ADJUDICATE].delay(adjudication_id)
+        deliver()
     except QUEUE_DOWN as error:
-        logger.warning("adjudication %s not sent, the job queue does not answer: %s", adjudication_id, error)
-        Report.objects.filter(adjudication__pk=adjudication_id, status=Report.Status.QUEUED).update(
+        logger.warning("adjudication(s) %s not sent, the job queue does not answer: %s", ids, error)
+        Report.objects.filter(adjudication__pk__in=ids, status=Report.Status.QUEUED).update(
             status_reason=QUEUE_DOWN_REASON)
         return False
-    Adjudication.objects.filter(pk=adjudication_id).update(sent_at=timezone.now())
-    Report.objects.filter(adjudication__pk=adjudication_id, status=Report.Status.QUEUED,
+    Adjudication.objects.filter(pk__in=ids).update(sent_at=timezone.now())
+    Report.objects.filter(adjudication__pk__in=ids, status=Report.Status.QUEUED,
                           status_reason=QUEUE_DOWN_REASON).update(status_reason="")
     return True
 
 
 def waiting(resend_after: float | None = None):
     """Jobs still to send: never sent, or (with `resend_after` seconds) sent so long ago and still not
-    taken that the message may be lost (e.g. a Redis restarted without persistence)."""
+    taken that the message may be lost (e.g. a Redis restarted without persistence), or taken so long ago
+    and never finished (far beyond the workers' hard time limit) that the worker died and its message is
+    gone with it. A job sent twice writes once (`adjudication.adjudicate`)."""
     queued = Adjudication.objects.filter(state=Adjudication.State.QUEUED, report__status=Report.Status.QUEUED)
     if resend_after is None:
         return queued.order_by("pk")
     cutoff = timezone.now() - timedelta(seconds=resend_after)
-    return (queued.filter(sent_at__isnull=True) | queued.filter(sent_at__lt=cutoff)).order_by("pk")
+    abandoned = Adjudication.objects.filter(state=Adjudication.State.RUNNING, started_at__lt=cutoff,
+                                            report__status__in=(Report.Status.QUEUED, Report.Status.ADJUDICATING))
+    return (queued.filter(sent_at__isnull=True) | queued.filter(sent_at__lt=cutoff) | abandoned).order_by("pk")
 
 
 def send_waiting(resend_after: float | None = None) -> tuple[int, int]:
-    """(sent, not sent) of the waiting jobs; stops at the first refusal, as the queue is down."""
+    """(sent, not sent) of the waiting jobs, in batches of BATCH_SIZE; stops at the first refusal, as
+    the queue is down."""
     ids = list(waiting(resend_after).values_list("pk", flat=True))
-    for index, adjudication_id in enumerate(ids):
-        if not send(adjudication_id):
-            return index, len(ids) - index
+    for start in range(0, len(ids), BATCH_SIZE):
+        if not send_batch(ids[start:start + BATCH_SIZE]):
+            return start, len(ids) - start
     return len(ids), 0
 
 

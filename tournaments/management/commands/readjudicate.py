@@ -8,7 +8,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from tournaments.models import Adjudication, Event, Report
 from tournaments.results.agreement import map_generals
-from tournaments.results.tasks import readjudicate
+from tournaments.results.outbox import BATCH_SIZE
+from tournaments.results.tasks import readjudicate_batch
 
 
 class Command(BaseCommand):
@@ -29,22 +30,29 @@ class Command(BaseCommand):
         if not ids:
             self.stdout.write("No adjudicated replays to re-run.")
             return
-        pending = {pk: readjudicate.delay(pk) for pk in ids}
+        # In batches (docs/performance.md, section 4): one message, one read and one write a batch.
+        pending = [(batch, readjudicate_batch.delay(batch))
+                   for batch in (ids[start:start + BATCH_SIZE] for start in range(0, len(ids), BATCH_SIZE))]
         results, deadline = {}, time.monotonic() + timeout
         while pending:
-            for pk, job in list(pending.items()):
+            for entry in list(pending):
+                batch, job = entry
                 if job.ready():
-                    results[pk] = job.get(propagate=False)
-                    del pending[pk]
+                    answer = job.get(propagate=False)
+                    for pk, item in zip(batch, answer if isinstance(answer, list) else [answer] * len(batch),
+                                        strict=True):
+                        results[pk] = item
+                    pending.remove(entry)
             self._progress(len(results), len(ids))
             if pending:
                 if time.monotonic() > deadline:
-                    raise CommandError(f"{len(pending)} replay(s) were not re-adjudicated within {timeout:.0f} s: "
+                    waiting = sum(len(batch) for batch, _job in pending)
+                    raise CommandError(f"{waiting} replay(s) were not re-adjudicated within {timeout:.0f} s: "
                                        "are the workers running?")
                 time.sleep(0.2)
         self.stdout.write("")
-        changed = [r for r in results.values() if isinstance(r, dict) and r["changed"]]
-        failed = [pk for pk, r in results.items() if not isinstance(r, dict)]
+        changed = [r for r in results.values() if isinstance(r, dict) and r.get("changed")]
+        failed = [pk for pk, r in results.items() if not isinstance(r, dict) or "error" in r]
         for item in changed:
             report = Report.objects.select_related("battle__event", "battle__general_a", "battle__general_b").get(
                 pk=item["report"])
@@ -53,7 +61,8 @@ class Command(BaseCommand):
                               f"({report.battle}): {_summary(item['before'], names)} -> "
                               f"{_summary(item['after'], names)}")
         for pk in failed:
-            self.stdout.write(f"FAILED adjudication {pk}: {results[pk]}")
+            error = results[pk]["error"] if isinstance(results[pk], dict) else results[pk]
+            self.stdout.write(f"FAILED adjudication {pk}: {error}")
         self.stdout.write(f"{len(ids)} replays re-adjudicated, {len(changed)} verdict(s) changed, "
                           f"{len(failed)} failed.")
 
