@@ -143,6 +143,20 @@ def answering(server: subprocess.Popen, port: int, what: str) -> subprocess.Pope
     raise SystemExit(f"{what} did not answer within 30 s")
 
 
+def delivery(changes, first_seen):
+    """(delays in seconds, missed): per change and watcher, from sending the change to the watcher's first
+    answer with its revision or a later one (a watcher may skip a revision)."""
+    delays, missed = [], 0
+    for index, (sent, _) in enumerate(changes):
+        for seen in first_seen:
+            later = [seen[tag] for _, tag in changes[index:] if tag in seen]
+            if later:
+                delays.append(max(0.0, min(later) - sent))
+            else:
+                missed += 1
+    return delays, missed
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU of a process and its children that are alive (gunicorn's workers)."""
     total = 0.0
@@ -299,14 +313,7 @@ async def run_stream(args, base: str, slug: str, token: str, battles: list[int],
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
 
-    delays, missed = [], 0
-    for index, (sent, _) in enumerate(changes):
-        for seen in watchers.first_seen:
-            later = [seen[revision] for _, revision in changes[index:] if revision in seen]
-            if later:
-                delays.append(max(0.0, min(later) - sent))
-            else:
-                missed += 1
+    delays, missed = delivery(changes, watchers.first_seen)
     return {"delays": delays, "missed": missed, "elapsed": elapsed, "cpu": cpu, "client_cpu": client_cpu,
             "errors": watchers.errors, "refused": watchers.refused, "ended": watchers.ended,
             "connected": watchers.connected, "ramp": ramp, "load": (load_before, load_after),
@@ -406,15 +413,7 @@ async def run(args, base: str, slug: str, token: str, battles: list[int], server
     watchers.stop.set()
     await asyncio.gather(*tasks)
 
-    delays, missed = [], 0
-    for index, (sent, _) in enumerate(changes):
-        for seen in watchers.first_seen:
-            # The first answer with this revision or a later one (a watcher may skip a revision).
-            later = [seen[tag] for _, tag in changes[index:] if tag in seen]
-            if later:
-                delays.append(max(0.0, min(later) - sent))
-            else:
-                missed += 1
+    delays, missed = delivery(changes, watchers.first_seen)
     return {"delays": delays, "missed": missed, "elapsed": elapsed, "server_cpu": server_cpu,
             "client_cpu": client_cpu, "statuses": watchers.statuses, "errors": watchers.errors,
             "connections": watchers.connected}

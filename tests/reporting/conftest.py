@@ -94,3 +94,17 @@ def build_event_day():
     services.form_groups(event, 2, "random", seed=9, actor=organizer)
     battle = event.battles.select_related("general_a", "general_b").first()
     return event, organizer, battle
+
+
+@pytest.fixture
+def adjudicated(event_day, django_capture_on_commit_callbacks):
+    """(event, adjudication) of a checked victory report on the event day's battle."""
+    from tournaments.models import Adjudication
+    from tournaments.results import reporting
+
+    event, organizer, battle = event_day
+    a, b = battle.general_a, battle.general_b
+    with django_capture_on_commit_callbacks(execute=True):
+        report = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
+                                         replay=replay_between("victory-shackle", a, b))
+    return event, Adjudication.objects.get(report=report)

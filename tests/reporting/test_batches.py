@@ -11,7 +11,7 @@ from django.utils import timezone
 from tournaments.models import Adjudication, AuditEntry, Notification, Report
 from tournaments.results import adjudication, outbox, reporting, tasks
 
-from .conftest import held_report, replay_between
+from .conftest import held_report
 
 pytestmark = pytest.mark.django_db
 
@@ -123,13 +123,8 @@ def test_a_queue_that_refuses_a_batch_keeps_its_reports_waiting_with_the_reason(
         assert report.status == Report.Status.QUEUED and report.status_reason == outbox.QUEUE_DOWN_REASON
 
 
-def test_re_adjudicating_a_batch_twice_keeps_the_verdict_it_replaced(event_day, django_capture_on_commit_callbacks):
-    event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
-    with django_capture_on_commit_callbacks(execute=True):
-        report = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
-                                         replay=replay_between("victory-shackle", a, b))
-    job = Adjudication.objects.get(report=report)
+def test_re_adjudicating_a_batch_twice_keeps_the_verdict_it_replaced(adjudicated):
+    event, job = adjudicated
     older = dict(job.verdict, condition="crush")  # as an older engine release had decided
     Adjudication.objects.filter(pk=job.pk).update(verdict=older)
 

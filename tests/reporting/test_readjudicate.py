@@ -5,19 +5,6 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from tournaments.models import Adjudication
-from tournaments.results import reporting
-
-from .conftest import replay_between
-
-
-@pytest.fixture
-def adjudicated(event_day, django_capture_on_commit_callbacks):
-    event, organizer, battle = event_day
-    a, b = battle.general_a, battle.general_b
-    with django_capture_on_commit_callbacks(execute=True):
-        report = reporting.submit_report(battle, user=a.user, kind="victory", winner=a, condition="shackle",
-                                         replay=replay_between("victory-shackle", a, b))
-    return event, Adjudication.objects.get(report=report)
 
 
 def run(*args):
