@@ -143,6 +143,16 @@ def answering(server: subprocess.Popen, port: int, what: str) -> subprocess.Pope
     raise SystemExit(f"{what} did not answer within 30 s")
 
 
+async def record_a_change(loop, base, token, battle, number, path):
+    """The organizer records a result through the API: (monotonic time the request was sent, the ETag
+    of the revision endpoint `path` after it)."""
+    winner = await loop.run_in_executor(None, first_general, base, token, battle)  # not timed
+    sent = time.monotonic()
+    await loop.run_in_executor(None, record_result, base, token, battle, winner, number)
+    _, headers, _ = await loop.run_in_executor(None, http, f"{base}{path}")
+    return sent, headers["ETag"]
+
+
 def delivery(changes, first_seen):
     """(delays in seconds, missed): per change and watcher, from sending the change to the watcher's first
     answer with its revision or a later one (a watcher may skip a revision)."""
@@ -295,12 +305,8 @@ async def run_stream(args, base: str, slug: str, token: str, battles: list[int],
     changes = []  # (monotonic time the organizer's request was sent, the revision it led to)
     path = f"/live/events/{slug}/"
     for number in range(args.changes):
-        battle = battles[number]
-        winner = await loop.run_in_executor(None, first_general, base, token, battle)  # not timed
-        sent = time.monotonic()
-        await loop.run_in_executor(None, record_result, base, token, battle, winner, number)
-        _, headers, _ = await loop.run_in_executor(None, http, f"{base}{path}")
-        changes.append((sent, headers["ETag"].strip('"')))
+        sent, etag = await record_a_change(loop, base, token, battles[number], number, path)
+        changes.append((sent, etag.strip('"')))
         await asyncio.sleep(args.every)
     await asyncio.sleep(2.0)  # the last change's stragglers
     elapsed = time.monotonic() - started
@@ -400,12 +406,7 @@ async def run(args, base: str, slug: str, token: str, battles: list[int], server
     changes = []  # (monotonic time the organizer's request was sent, the ETag it led to)
     loop = asyncio.get_running_loop()
     for number in range(args.changes):
-        battle = battles[number]
-        winner = await loop.run_in_executor(None, first_general, base, token, battle)  # not timed
-        sent = time.monotonic()
-        await loop.run_in_executor(None, record_result, base, token, battle, winner, number)
-        _, headers, _ = await loop.run_in_executor(None, http, f"{base}{path}")
-        changes.append((sent, headers["ETag"]))
+        changes.append(await record_a_change(loop, base, token, battles[number], number, path))
         await asyncio.sleep(args.every)
     await asyncio.sleep(POLL_SECONDS * 2)  # the last change's stragglers
     elapsed = time.monotonic() - started
