@@ -45,6 +45,13 @@ def missing_service(sentence):
     pytest.skip(f"SERVICE MISSING: {sentence}")
 
 
+def free_port():
+    """A loopback port nobody listens on now, for a server a test starts."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
 def tcp_answers(host, port, timeout=1.0):
     try:
         with socket.create_connection((host, port), timeout=timeout):

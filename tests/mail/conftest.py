@@ -4,13 +4,13 @@ available), or accepts and keeps each mail. What it accepted is what arrived."""
 import asyncio
 import email
 import email.header
-import socket
 import threading
 
 import pytest
 from aiosmtpd.controller import Controller
 
 from opp import background
+from tests.conftest import free_port
 
 
 class FlakyServer:
@@ -50,12 +50,6 @@ class FlakyServer:
             for item in self.received:
                 counts[item] = counts.get(item, 0) + 1
             return counts
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -14,19 +14,13 @@ import sys
 import httpx
 import pytest
 
-from tests.conftest import missing_service
+from tests.conftest import free_port, missing_service
 from tournaments.models import Report
 
 from .conftest import replay_between
 from .test_workers import ROOT, database_url, stop_process_group, wait_for
 
 pytestmark = [pytest.mark.redis, pytest.mark.worker, pytest.mark.postgres]
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class Processes:

@@ -15,6 +15,7 @@ from django.db import connection, connections
 from django.template import Context, Template
 from django.test import RequestFactory
 
+from tests.conftest import free_port
 from tests.deploy.procfile import ROOT, run_command
 from tests.web.conftest import grouped_event
 from tournaments.models import Event
@@ -285,10 +286,7 @@ def test_a_change_whose_message_was_lost_reaches_the_stream_at_the_next_recheck(
 
 
 def test_a_publish_that_finds_no_redis_is_logged_and_the_request_goes_on(settings, caplog):
-    with socket.socket() as probe:  # a port where nothing listens
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    settings.REDIS_URL = f"redis://127.0.0.1:{port}/0"
+    settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # a port where nothing listens
     settings.OPP_LIVE_STREAM_URL = "/"
     live_stream.publish_event_change("quay")
     assert "was not published" in caplog.text
@@ -319,12 +317,6 @@ def test_public_pages_of_a_published_event_name_the_stream_only_when_streams_are
     Event.objects.filter(pk=event.pk).update(published=False)
     Event.objects.get(pk=event.pk).save()  # drops the cached head
     assert attribute(organizer) is None  # its organizer polls: there is no public stream
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.mark.redis

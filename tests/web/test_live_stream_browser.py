@@ -10,18 +10,13 @@ import time
 import pytest
 from django.db import connection
 
+from tests.conftest import free_port
 from tests.deploy.procfile import ROOT, run_command
 from tests.web.conftest import grouped_event
 from tournaments.results import recording
 
 pytestmark = [pytest.mark.browser, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 WAIT_MS = 15_000
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture
