@@ -637,6 +637,8 @@ class Report(models.Model):
                      Status.DISPUTED, Status.FAILED)
     # Waiting for the opponent: they confirm or dispute, or the window passes and it counts.
     AWAITING_STATUSES = (Status.AWAITING_OPPONENT, Status.CHECKED)
+    # Its replay is with the engine: waiting for a job, or in one.
+    BEING_ADJUDICATED_STATUSES = (Status.QUEUED, Status.ADJUDICATING)
 
     battle = models.ForeignKey(Battle, on_delete=models.CASCADE, related_name="reports")
     reported_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL,

@@ -200,7 +200,7 @@ def line_for(battle, report, *, table=0, now=None):
     line.engine = engine_sentence(report)
     opponent = trust.opponent_of_reporter(report)
     waiting_for = opponent.name if opponent else _("the opponent")
-    if report.status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
+    if report.status in Report.BEING_ADJUDICATED_STATUSES:
         line.state = "checking"
         line.sentence = (_("%(reporter_name)s reported %(claim)s, with a replay the engine is checking.")
                          % {"reporter_name": reporting.reporter_name(report), "claim": claim})

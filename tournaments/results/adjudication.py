@@ -43,9 +43,6 @@ def _test_delay():
         return 0.0
 
 
-ENDED = job_sql.ENDED
-
-
 def _reporting_general(report):
     """`trust.reporting_general` without its query: a user has at most one general, so the reporter's
     general is the battle's general that belongs to them (None for an organizer's report)."""

@@ -45,7 +45,7 @@ from tournaments.models import (
 )
 
 ENDED = (Adjudication.State.DONE, Adjudication.State.FAILED)
-BEING_ADJUDICATED = (Report.Status.QUEUED, Report.Status.ADJUDICATING)
+BEING_ADJUDICATED = Report.BEING_ADJUDICATED_STATUSES
 
 
 def _table(model):

@@ -90,7 +90,7 @@ def waiting(resend_after: float | None = None):
         return queued.order_by("pk")
     cutoff = timezone.now() - timedelta(seconds=resend_after)
     abandoned = Adjudication.objects.filter(state=Adjudication.State.RUNNING, started_at__lt=cutoff,
-                                            report__status__in=(Report.Status.QUEUED, Report.Status.ADJUDICATING))
+                                            report__status__in=Report.BEING_ADJUDICATED_STATUSES)
     return (queued.filter(sent_at__isnull=True) | queued.filter(sent_at__lt=cutoff) | abandoned).order_by("pk")
 
 

@@ -61,7 +61,7 @@ DECIDED = (gettext_lazy("This battle has a counted result: only an organizer's c
 REPLACED = "A newer report replaced it."
 EVIDENCE = ("Sent while the battle is disputed: evidence for the organizer, who decides (the dispute stands "
             "until the general who disputed withdraws it or confirms, or an organizer decides).")
-BEING_ADJUDICATED = (Report.Status.QUEUED, Report.Status.ADJUDICATING)
+BEING_ADJUDICATED = Report.BEING_ADJUDICATED_STATUSES
 # The opponent answers (confirms, disputes, reports too) as soon as a report exists, also while its
 # replay waits for the engine; only the window waits for the verdict.
 ANSWERABLE = (*Report.AWAITING_STATUSES, *BEING_ADJUDICATED)
@@ -400,7 +400,7 @@ def override_report(report, *, user, reason, **result):
         raise DomainError(_("An override needs a reason, kept in the audit trail."), field="reason")
     if report.status in (Report.Status.SUPERSEDED, Report.Status.OVERRIDDEN, Report.Status.CONFIRMED):
         raise Conflict(_("This report is %(status)s.") % {"status": label_in_sentence(report.get_status_display())})
-    if report.status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
+    if report.status in Report.BEING_ADJUDICATED_STATUSES:
         raise Conflict(_("This report is being adjudicated; decide it once the verdict is in."))
     if report.battle.kind:
         raise Conflict(DECIDED)

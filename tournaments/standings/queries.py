@@ -110,7 +110,7 @@ def schedule_state(battle):
     status = getattr(battle, "open_report_status", None)
     if status in Report.AWAITING_STATUSES:
         return _("reported, waiting for confirmation")
-    if status in (Report.Status.QUEUED, Report.Status.ADJUDICATING):
+    if status in Report.BEING_ADJUDICATED_STATUSES:
         return _("reported, being checked by the engine")
     if status in (Report.Status.DISPUTED, Report.Status.FAILED):
         return _("disputed: an organizer decides")
