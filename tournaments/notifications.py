@@ -50,6 +50,7 @@ from tournaments.models import (
     Adjudication,
     AuditEntry,
     Event,
+    General,
     Notification,
     NotificationSettings,
     OrganizerInvitation,
@@ -302,7 +303,7 @@ def _with_players(report):
     """Sets the players (with their notification settings) on the battle's two generals of a report
     the job read without them: one query (none when the job read them already, `results.job_sql`)."""
     battle = report.battle
-    if all(general.user_id is None or "user" in general._state.fields_cache for general in battle.generals()):
+    if all(general.user_id is None or General.user.is_cached(general) for general in battle.generals()):
         return report
     users = {user.pk: user for user in get_user_model().objects.select_related("notification_settings").filter(
         pk__in=[general.user_id for general in battle.generals() if general.user_id is not None])}
