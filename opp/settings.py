@@ -54,6 +54,19 @@ def env_int(name, default):
         raise ImproperlyConfigured(f"{name} must be a whole number, not {value!r}.") from None
 
 
+def env_addresses(name):
+    """ADMINS="Ops <ops@example.org>, Jo <jo@example.org>" as Django's [(name, address), ...]."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return []
+    pairs = [pair for pair in getaddresses([value]) if any(pair)]
+    if any("@" not in address or address != address.strip() or " " in address for _, address in pairs):
+        raise ImproperlyConfigured(
+            f"{name} must be addresses separated by commas, e.g. \"Ops <ops@example.org>, jo@example.org\", "
+            f"not {value!r}.")
+    return [(person or address, address) for person, address in pairs]
+
+
 def required_in_production(name, hint):
     value = os.environ.get(name, "").strip()
     if not value:
@@ -508,19 +521,6 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "").strip() or "WARLIN
 _first_host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h not in ("*", "testserver")), "localhost")
 OPP_SITE_URL = os.environ.get("OPP_SITE_URL", "").strip().rstrip("/") or (
     "http://127.0.0.1:8000" if DEBUG else f"https://{_first_host}")
-
-def env_addresses(name):
-    """ADMINS="Ops <ops@example.org>, Jo <jo@example.org>" as Django's [(name, address), ...]."""
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return []
-    pairs = [pair for pair in getaddresses([value]) if any(pair)]
-    if any("@" not in address or address != address.strip() or " " in address for _, address in pairs):
-        raise ImproperlyConfigured(
-            f"{name} must be addresses separated by commas, e.g. \"Ops <ops@example.org>, jo@example.org\", "
-            f"not {value!r}.")
-    return [(person or address, address) for person, address in pairs]
-
 
 # Error reporting (docs/deployment.md): in production every ERROR logged anywhere (a server error of a page,
 # a job that failed) is mailed to ADMINS through the mail settings above, from DEFAULT_FROM_EMAIL.
