@@ -75,7 +75,7 @@ def scoreboard():
 def job():
     import jobs
 
-    jobs.setup(migrate=False)
+    jobs.setup()  # a fresh database (OPP_BENCH_JOBS_DATABASE) is migrated first; a migrated one costs nothing
 
     import rules_engine
 

@@ -80,3 +80,32 @@ def test_a_disputed_report_costs_at_most_its_pinned_statements(mailed_day, run_j
     assert AuditEntry.objects.filter(event=event, action="report disputed by the engine").count() == 1
     assert run_job(job, 1) == "already done"
     assert AuditEntry.objects.filter(event=event, action="report disputed by the engine").count() == 1
+
+
+def prepared_job_statements():
+    """{statement: times PostgreSQL ran it} of this connection's prepared statements of the job
+    (`results.job_sql`: both open with the `relaxed` CTE)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement, generic_plans + custom_plans FROM pg_prepared_statements "
+                       "WHERE statement LIKE %s", ["%WITH relaxed AS MATERIALIZED%"])
+        return dict(cursor.fetchall())
+
+
+def test_the_jobs_two_statements_are_prepared_on_the_server_once(require_postgres, mailed_day, run_job,
+                                                                 django_capture_on_commit_callbacks):
+    """Planning the job's twelve-relation read cost more than running it (docs/performance.md, section 4),
+    so both statements are prepared once a connection and then run by name. Django opens connections with
+    psycopg's prepared statements off, which silently ignored the request to prepare: a job then planned
+    both afresh each time."""
+    event, organizer, battle = mailed_day
+    before = prepared_job_statements()
+    assert run_job(held_job(battle, django_capture_on_commit_callbacks, "shackle"), pinned("checked")) == "checked"
+    after_one = prepared_job_statements()
+    assert len(after_one) == 2, list(after_one)  # taking the job, writing its verdict
+    assert all(after_one[text] == before.get(text, 0) + 1 for text in after_one), (before, after_one)
+
+    job = Adjudication.objects.get(report__battle=battle)
+    assert run_job(job, 1) == "already done"  # taking it again runs the prepared statement; nothing new
+    after_two = prepared_job_statements()
+    assert set(after_two) == set(after_one)
+    assert sum(after_two.values()) == sum(after_one.values()) + 1

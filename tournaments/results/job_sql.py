@@ -30,6 +30,7 @@ from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import F
 from django.utils import timezone
 
@@ -131,6 +132,10 @@ def _postgres():
     return connection.vendor == "postgresql"
 
 
+# psycopg's count of runs before it prepares a statement by itself; this module's cursors ask for it at once.
+PREPARE_THRESHOLD = 5
+
+
 @cache
 def _prepared_cursor_class():
     from django.db.backends.postgresql.base import ServerBindingCursor  # psycopg 3: PostgreSQL only
@@ -147,8 +152,23 @@ def _prepared_cursor():
     whose statements are prepared on the server: psycopg binds the parameters server-side and keeps the
     prepared statement with the connection."""
     connection.ensure_connection()
+    if connection.connection.prepare_threshold is None:
+        # Django opens its connections with psycopg's prepared statements off (the OPTIONS key
+        # "prepare_threshold" unset), and then psycopg ignores `prepare=True` too: each run would be
+        # parsed and planned afresh. Turned on for the connection, it changes nothing for Django's own
+        # statements: they go through client-side binding cursors, which psycopg never prepares.
+        connection.connection.prepare_threshold = PREPARE_THRESHOLD
     raw = _prepared_cursor_class()(connection.connection)
-    return connection.make_debug_cursor(raw) if connection.queries_logged else connection.make_cursor(raw)
+    return _PreparedDebugCursor(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
+
+
+class _PreparedDebugCursor(CursorDebugWrapper):
+    """Logs a prepared statement's text as this module wrote it (placeholders, not values): psycopg keeps
+    no "last query" for a statement run by its name, where Django's own debug cursor looks for it."""
+
+    def execute(self, sql, params=None):
+        with self.debug_sql(sql, params):
+            return CursorWrapper.execute(self, sql, params)
 
 
 def take(adjudication_id):
