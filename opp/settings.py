@@ -308,6 +308,9 @@ CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 45)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Celery's Django fixup closes the database connections around every task unless this is set; it is set
+# beyond reach, and opp/celery.py applies Django's own rule (CONN_MAX_AGE, health checks) to each job.
+CELERY_DB_REUSE_MAX = 10**9
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", CELERY_TASK_TIME_LIMIT + 10),
     "unacked_restore_interval": 5, "unacked_restore_throttle": 1,

@@ -151,3 +151,34 @@ def test_a_worker_killed_mid_batch_loses_nothing_and_decides_each_report_once(
              "the second worker to finish the batch")
     assert [Adjudication.objects.get(pk=pk).attempts for pk in (first, second)] == [2, 1]
     assert AuditEntry.objects.filter(event=event, action="result reported").count() == 2
+
+
+def test_a_worker_keeps_its_database_connection_from_one_job_to_the_next(event_day_committed, workers,
+                                                                        jobs_over_redis):
+    """A new PostgreSQL connection (with the job's statements prepared on it again) cost a worker more than
+    the job itself while every connection was closed around every task (docs/performance.md, section 4):
+    the connection the worker opened for its first job is still open after its second."""
+    from django.db import connection
+
+    event, organizer, battle = event_day_committed
+    other = event.battles.exclude(pk=battle.pk).select_related("general_a", "general_b").first()
+
+    def server_time():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT clock_timestamp()")
+            return cursor.fetchone()[0]
+
+    before_the_worker = server_time()
+    workers("keeper")
+    for number, fought in enumerate((battle, other)):
+        a, b = fought.general_a, fought.general_b
+        report = reporting.submit_report(fought, user=a.user, kind="victory", winner=a, condition="shackle",
+                                         replay=replay_between("victory-shackle", a, b))
+        wait_for(lambda report=report: status_of(report) == Report.Status.CHECKED, 90, f"the verdict on job {number + 1}")
+        if number == 0:
+            between_the_jobs = server_time()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                       "AND pid <> pg_backend_pid() AND backend_start > %s AND backend_start < %s",
+                       [before_the_worker, between_the_jobs])
+        assert cursor.fetchone()[0] >= 1, "the worker's connection of its first job was closed"
