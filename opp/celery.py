@@ -31,4 +31,3 @@ def keep_or_close_connections(task=None, **kwargs):
     (no worker: the embedded default, the tests) is part of that request, whose connection is left alone."""
     if task is not None and not getattr(task.request, "is_eager", False):
         close_old_connections()
-

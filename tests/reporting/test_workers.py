@@ -174,7 +174,8 @@ def test_a_worker_keeps_its_database_connection_from_one_job_to_the_next(event_d
         a, b = fought.general_a, fought.general_b
         report = reporting.submit_report(fought, user=a.user, kind="victory", winner=a, condition="shackle",
                                          replay=replay_between("victory-shackle", a, b))
-        wait_for(lambda report=report: status_of(report) == Report.Status.CHECKED, 90, f"the verdict on job {number + 1}")
+        wait_for(lambda report=report: status_of(report) == Report.Status.CHECKED, 90,
+                 f"the verdict on job {number + 1}")
         if number == 0:
             between_the_jobs = server_time()
     with connection.cursor() as cursor:
