@@ -22,6 +22,12 @@ Generates the replays with `rules_engine.generate_game(seed)` (seeds seed..seed+
   `finished_at` stored; latency per report is `finished_at` minus the moment its job was enqueued
   (in a burst, mostly time spent waiting in the queue).
 
+- where a job's time goes (`--parts N`, default 200 jobs on reports of their own, the first a warm-up):
+  the p50 of each part of `adjudication.adjudicate` in process, each part timed by a wrapper around
+  the function that does it (taking the job, the engine, the comparison, the verdict's statement, the
+  mails and webhooks the verdict gives, handing the mails to their job after the commit), and of the
+  whole job;
+
 - bulk re-adjudication (`--readjudicate N`, default 10,000): N adjudicated reports (written with
   bulk_create, not timed; the replays are the N above, repeated; one stored verdict in ten is an older
   engine's, so it changes), re-adjudicated in batches of `outbox.BATCH_SIZE`: in process
@@ -183,6 +189,64 @@ def run_in_process(ids: list[int], texts: list[str], chunk: int = 50) -> tuple[f
         job += time.perf_counter() - middle
         engine += middle - start
     return engine, job
+
+
+# The parts of a job that `time_parts` times: (label, module path, attribute), each looked up at call time
+# by the code that calls it, so a wrapper set on it is what the job calls.
+PARTS = [
+    ("taking the job", "tournaments.results.job_sql", "take"),
+    ("engine", "tournaments.results.adjudication", "run_engine"),
+    ("comparison", "tournaments.results.adjudication", "compare_with_report"),
+    ("verdict statement", "tournaments.results.job_sql", "write_verdict"),
+    ("mails and webhooks (composed and written)", "tournaments.results.outbox", "verdict_written.send"),
+    ("mails handed to their job (after the commit)", "tournaments.mailing.outbox", "hand_off"),
+]
+
+
+def time_parts(ids: list[int]) -> dict:
+    """{part: p50 ms} over the jobs of `ids` (the first a warm-up, not counted), in process, and the whole
+    job's p50 under "whole job"."""
+    import importlib
+    import statistics
+
+    from tournaments.results import adjudication
+
+    spent: dict = {label: [] for label, _module, _name in PARTS}
+    restore = []
+
+    def timed(label, function):
+        def wrapper(*args, **kwargs):
+            start = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                spent[label].append((time.perf_counter() - start) * 1000)
+        return wrapper
+
+    adjudication.adjudicate(ids[0])
+    for label, module, name in PARTS:
+        owner = importlib.import_module(module)
+        *path, attribute = name.split(".")
+        for step in path:
+            owner = getattr(owner, step)
+        original = getattr(owner, attribute)
+        restore.append((owner, attribute, original if attribute in vars(owner) else None))
+        setattr(owner, attribute, timed(label, original))
+    whole = []
+    try:
+        for adjudication_id in ids[1:]:
+            start = time.perf_counter()
+            adjudication.adjudicate(adjudication_id)
+            whole.append((time.perf_counter() - start) * 1000)
+    finally:
+        for owner, attribute, original in restore:
+            if original is None:  # a method of the object's class (the signal's `send`): the class's again
+                delattr(owner, attribute)
+            else:
+                setattr(owner, attribute, original)
+    medians = {label: statistics.median(times) for label, times in spent.items() if times}
+    medians["whole job"] = statistics.median(whole)
+    return medians
 
 
 def count_queries(ids: list[int]) -> dict:
@@ -386,6 +450,8 @@ def main() -> None:
     parser.add_argument("--count", type=int, default=100,
                         help="jobs (on replays of their own) whose statements are counted first, the first "
                              "of them a warm-up not counted; 0: none")
+    parser.add_argument("--parts", type=int, default=200,
+                        help="jobs (on replays of their own) whose parts are timed, the first a warm-up; 0: none")
     parser.add_argument("--readjudicate", type=int, default=10000,
                         help="reports re-adjudicated in bulk (in batches), in process and with the workers; 0: none")
     args = parser.parse_args()
@@ -401,6 +467,7 @@ def main() -> None:
 
     engine_first, verdicts = engine_baseline(texts)
     counted = count_queries(prepare("count", replays[:args.count], verdicts[:args.count])) if args.count else {}
+    parts = time_parts(prepare("parts", replays[:args.parts], verdicts[:args.parts])) if args.parts > 1 else {}
     inproc_ids = prepare("inprocess", replays, verdicts)
     inproc_engine, inproc = run_in_process(inproc_ids, texts)
     inproc_outcomes = outcome_counts(inproc_ids)
@@ -430,6 +497,9 @@ def main() -> None:
               f"(min {entry['min']}, max {entry['max']}; {kinds}); a job {ms['job']:.1f} ms: engine "
               f"{ms['engine']:.1f}, statements {ms['statements']:.1f}, the rest "
               f"{ms['job'] - ms['engine'] - ms['statements']:.1f}")
+    if parts:
+        print(f"parts of a job in process (p50 of {args.parts - 1} jobs, ms): "
+              + ", ".join(f"{label} {ms:.2f}" for label, ms in parts.items()))
     print(f"baseline, engine only in one process: {engine_first:.2f} s and {engine_second:.2f} s "
           f"-> {base_rate:,.1f} adjudications/s")
     print("| run | wall s | reports/s | x baseline | p50 latency s | p99 latency s | outcomes |\n"
