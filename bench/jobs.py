@@ -1,6 +1,6 @@
 """Adjudication jobs benchmark (Redis, Celery): a burst of 1,000 reports with replays.
 
-    .venv/bin/python bench/jobs.py [--reports 1000] [--seed 1] [--workers 1,2] [--count 100]
+    .venv/bin/python bench/jobs.py [--reports 1000] [--seed 1] [--workers 1,2] [--count 100] [--parts 200] [--readjudicate 10000]
     .venv/bin/python bench/jobs.py --workers 0          # in process only: job vs engine, no Celery
 
 Generates the replays with `rules_engine.generate_game(seed)` (seeds seed..seed+N-1; not timed), then:
@@ -395,14 +395,18 @@ def run_readjudicate_celery(ids: list[int], concurrency: int) -> float:
 
 
 def start_workers(concurrency: int) -> subprocess.Popen:
+    """Worker processes for one run, which starts from an empty queue: the mail jobs the previous run's
+    verdicts left behind (its workers stop once the verdicts are in) would otherwise run first and weigh
+    on this run's figures."""
+    from opp.celery import app, ping
+
+    app.control.purge()
     env = dict(os.environ, REDIS_URL=REDIS_URL, DATABASE_URL=database_url(DB_NAME), LOG_LEVEL="WARNING",
                EMAIL_BACKEND=MAIL_BACKEND)
     worker = subprocess.Popen(
         [str(ROOT / ".venv" / "bin" / "celery"), "-A", "opp", "worker", "--concurrency", str(concurrency),
          "--pool", "prefork", "--loglevel", "WARNING", "-n", f"bench-jobs-{concurrency}@%h", "--without-gossip",
          "--without-mingle"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
-    from opp.celery import ping
-
     ping.delay().get(timeout=60)  # a worker process answers
     return worker
 
