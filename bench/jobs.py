@@ -542,7 +542,7 @@ def main() -> None:
         print(f"| {concurrency} worker(s), report-to-verdict latency p50 / p99 | {run['p50']:.2f} s / "
               f"{run['p99']:.2f} s | - | - | reported | - |")
     print(f"reproduce: .venv/bin/python bench/jobs.py --reports {args.reports} --seed {args.seed} "
-          f"--workers {args.workers} --count {args.count} --readjudicate {args.readjudicate}")
+          f"--workers {args.workers} --count {args.count} --parts {args.parts} --readjudicate {args.readjudicate}")
 
 
 if __name__ == "__main__":
