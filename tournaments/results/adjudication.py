@@ -16,7 +16,6 @@ from tournaments import audit, trust
 from tournaments.models import Adjudication, Report
 from tournaments.results import job_sql, outbox
 from tournaments.results.agreement import compare_with_report
-from tournaments.results.reporting import BEING_ADJUDICATED
 
 logger = logging.getLogger(__name__)
 
@@ -125,7 +124,7 @@ def mark_failed(adjudication_id, error):
         adjudication.finished_at = timezone.now()
         adjudication.save()
         Report.objects.filter(pk=adjudication.report_id,
-                              status__in=BEING_ADJUDICATED).update(
+                              status__in=Report.BEING_ADJUDICATED_STATUSES).update(
             status=Report.Status.FAILED,
             status_reason=f"Adjudication failed ({str(error)[:300]}); an organizer decides the report.")
 

@@ -46,7 +46,6 @@ from tournaments.models import (
 )
 
 ENDED = (Adjudication.State.DONE, Adjudication.State.FAILED)
-BEING_ADJUDICATED = Report.BEING_ADJUDICATED_STATUSES
 
 
 def _table(model):
@@ -62,7 +61,7 @@ def _quoted(*values):
     return ", ".join(f"'{value}'" for value in values)  # the models' own choice values, never input
 
 
-ENDED_SQL, BEING_ADJUDICATED_SQL = _quoted(*ENDED), _quoted(*BEING_ADJUDICATED)
+ENDED_SQL, BEING_ADJUDICATED_SQL = _quoted(*ENDED), _quoted(*Report.BEING_ADJUDICATED_STATUSES)
 
 
 User = get_user_model()
@@ -256,7 +255,7 @@ def write_verdict(adjudication_id, report_id, done, status):
     if not _postgres():
         if not Adjudication.objects.filter(pk=adjudication_id).exclude(state__in=ENDED).update(**done):
             return False, False
-        changed = Report.objects.filter(pk=report_id, status__in=BEING_ADJUDICATED).update(**status)
+        changed = Report.objects.filter(pk=report_id, status__in=Report.BEING_ADJUDICATED_STATUSES).update(**status)
         return True, bool(changed)
     done_sql, done_params = _assignments(Adjudication, done)
     status_sql, status_params = _assignments(Report, status)

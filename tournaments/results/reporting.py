@@ -61,10 +61,9 @@ DECIDED = (gettext_lazy("This battle has a counted result: only an organizer's c
 REPLACED = "A newer report replaced it."
 EVIDENCE = ("Sent while the battle is disputed: evidence for the organizer, who decides (the dispute stands "
             "until the general who disputed withdraws it or confirms, or an organizer decides).")
-BEING_ADJUDICATED = Report.BEING_ADJUDICATED_STATUSES
 # The opponent answers (confirms, disputes, reports too) as soon as a report exists, also while its
 # replay waits for the engine; only the window waits for the verdict.
-ANSWERABLE = (*Report.AWAITING_STATUSES, *BEING_ADJUDICATED)
+ANSWERABLE = (*Report.AWAITING_STATUSES, *Report.BEING_ADJUDICATED_STATUSES)
 
 # R93: how often one account may report one battle, and battles in all, in an hour.
 REPORTS_PER_BATTLE_PER_HOUR = 5
@@ -133,7 +132,7 @@ def submit_report(battle, *, user, kind, winner=None, condition="", forfeited_by
         raise Conflict(_("%(event)s is complete.") % {"event": battle.event.name})
     # R90: an organizer whose own general plays this battle reports as a general (it waits).
     organizer = trust.organizes_battle(user, battle)
-    being_adjudicated = battle.reports.filter(status__in=BEING_ADJUDICATED)
+    being_adjudicated = battle.reports.filter(status__in=Report.BEING_ADJUDICATED_STATUSES)
     if not organizer:
         being_adjudicated = being_adjudicated.filter(reported_by=user)
     if being_adjudicated.exists():
@@ -426,7 +425,7 @@ def decide_battle(battle, *, user, reason="", **outcome):
                        % {"outcome_text": battle.outcome_text()})
     recording.refuse_stray_winner(outcome.get("kind"), outcome.get("winner"))
     open_report = battle.reports.filter(status__in=Report.OPEN_STATUSES).exclude(
-        status__in=BEING_ADJUDICATED).first()
+        status__in=Report.BEING_ADJUDICATED_STATUSES).first()
     if open_report is not None and not battle.kind:
         report = override_report(open_report, user=user, reason=reason, **outcome)
         return report.recorded

@@ -63,7 +63,7 @@ def battle_detail(request, pk, *, report_form=None, result_form=None, dispute_fo
                       if may_report and me is not None else None)
     resend = None  # what sending the form again does to that report
     if my_open_report is not None:
-        if my_open_report.status in reporting.BEING_ADJUDICATED:
+        if my_open_report.status in Report.BEING_ADJUDICATED_STATUSES:
             resend = "wait"  # refused until the verdict is in: no form to send meanwhile
         elif any(r.status == Report.Status.DISPUTED and r.answered_by_id for r in reports):
             resend = "evidence"  # a general's dispute stands: a new report is evidence only
