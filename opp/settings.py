@@ -173,6 +173,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Persistent connections buy nothing on SQLite and keep the file locked longer.
     DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # psycopg's prepared statements, which Django leaves off unless this is set: only the statements that
+    # ask for it are prepared (the adjudication job's, tournaments/results/job_sql.py); Django's own go
+    # through client-side binding cursors, which psycopg never prepares.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("prepare_threshold", 5)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -131,10 +131,6 @@ def _postgres():
     return connection.vendor == "postgresql"
 
 
-# psycopg's count of runs before it prepares a statement by itself; this module's cursors ask for it at once.
-PREPARE_THRESHOLD = 5
-
-
 @cache
 def _prepared_cursor_class():
     from django.db.backends.postgresql.base import ServerBindingCursor  # psycopg 3: PostgreSQL only
@@ -151,12 +147,6 @@ def _prepared_cursor():
     whose statements are prepared on the server: psycopg binds the parameters server-side and keeps the
     prepared statement with the connection."""
     connection.ensure_connection()
-    if connection.connection.prepare_threshold is None:
-        # Django opens its connections with psycopg's prepared statements off (the OPTIONS key
-        # "prepare_threshold" unset), and then psycopg ignores `prepare=True` too: each run would be
-        # parsed and planned afresh. Turned on for the connection, it changes nothing for Django's own
-        # statements: they go through client-side binding cursors, which psycopg never prepares.
-        connection.connection.prepare_threshold = PREPARE_THRESHOLD
     raw = _prepared_cursor_class()(connection.connection)
     return _PreparedDebugCursor(raw, connection) if connection.queries_logged else connection.make_cursor(raw)
 
